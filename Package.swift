@@ -1,0 +1,74 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let package = Package(
+    name: "soom",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "soom", targets: ["soom"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+    ],
+    targets: [
+        // Domain: entities, self-validating values, repository protocols, use cases. No HTTP, no SQL.
+        .target(name: "SoomDomain", dependencies: [.product(name: "Logging", package: "swift-log")], swiftSettings: strict),
+        // libcrypto from the system's OpenSSL 3 (libssl-dev).
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // A small Swift API over OpenSSL: key parsing, signature verification, random bytes, SHA-256.
+        .target(name: "SoomCrypto", dependencies: ["COpenSSL"], swiftSettings: strict),
+        // Data: PostgreSQL repositories, migrations, the embedded database.
+        .target(
+            name: "SoomData",
+            dependencies: [
+                "SoomDomain", "SoomCrypto",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.embedInCode("Resources/sql")],
+            swiftSettings: strict
+        ),
+        // HTTP: Hummingbird routes, request contexts, reactors, error mapping, the composition root.
+        .target(
+            name: "SoomHTTP",
+            dependencies: [
+                "SoomDomain", "SoomData", "SoomCrypto",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.embedInCode("Resources/openapi.yaml")],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "soom",
+            dependencies: [
+                "SoomHTTP", "SoomData",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "SoomDomainTests", dependencies: ["SoomDomain"], swiftSettings: strict),
+        .testTarget(name: "SoomCryptoTests", dependencies: ["SoomCrypto"], exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(
+            name: "SoomHTTPTests",
+            dependencies: [
+                "SoomHTTP", "SoomData", "SoomCrypto",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: strict
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

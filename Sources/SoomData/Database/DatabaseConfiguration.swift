@@ -1,0 +1,78 @@
+import Foundation
+import NIOSSL
+import PostgresNIO
+
+/// Where the database is and how to reach it, parsed from `DATABASE_URL`
+/// (`postgres://user:password@host:port/database?sslmode=disable|prefer|require`).
+public struct DatabaseConfiguration: Sendable, Equatable, CustomStringConvertible {
+    public enum TLSMode: String, Sendable { case disable, prefer, require }
+
+    public var host: String
+    public var port: Int
+    public var username: String
+    public var password: String?
+    public var database: String
+    public var tls: TLSMode
+    /// At most this many connections per server instance.
+    public var maximumConnections: Int = 20
+
+    public init(host: String, port: Int, username: String, password: String?, database: String, tls: TLSMode = .disable) {
+        self.host = host
+        self.port = port
+        self.username = username
+        self.password = password
+        self.database = database
+        self.tls = tls
+    }
+
+    /// Parses a `postgres://` or `postgresql://` URL.
+    /// - Throws: `ConfigurationError` naming what is wrong (never echoing the password).
+    public init(url text: String) throws {
+        guard let components = URLComponents(string: text), let scheme = components.scheme,
+            scheme == "postgres" || scheme == "postgresql"
+        else {
+            throw ConfigurationError("DATABASE_URL must look like postgres://user:password@host:port/database")
+        }
+        guard let host = components.host, !host.isEmpty else { throw ConfigurationError("DATABASE_URL has no host") }
+        guard let user = components.percentEncodedUser.flatMap({ $0.removingPercentEncoding }), !user.isEmpty else {
+            throw ConfigurationError("DATABASE_URL has no user name")
+        }
+        let database = String(components.path.drop(while: { $0 == "/" }))
+        let sslmode = components.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? "disable"
+        guard let tls = TLSMode(rawValue: sslmode) else {
+            throw ConfigurationError("DATABASE_URL sslmode must be disable, prefer or require")
+        }
+        self.init(
+            host: host, port: components.port ?? 5432, username: user,
+            password: components.percentEncodedPassword?.removingPercentEncoding,
+            database: database.isEmpty ? user : database, tls: tls)
+    }
+
+    /// The PostgresNIO pool configuration: short connect timeout so an outage is noticed fast.
+    public var clientConfiguration: PostgresClient.Configuration {
+        let tls: PostgresClient.Configuration.TLS =
+            switch self.tls {
+            case .disable: .disable
+            case .prefer: .prefer(.makeClientConfiguration())
+            case .require: .require(.makeClientConfiguration())
+            }
+        var configuration = PostgresClient.Configuration(
+            host: self.host, port: self.port, username: self.username, password: self.password, database: self.database, tls: tls)
+        configuration.options.connectTimeout = .seconds(3)
+        configuration.options.maximumConnections = self.maximumConnections
+        configuration.options.minimumConnections = 0
+        return configuration
+    }
+
+    /// Safe to log: no password.
+    public var description: String { "postgres://\(self.username)@\(self.host):\(self.port)/\(self.database)" }
+}
+
+/// Configuration that cannot work; the message says what to fix.
+public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}

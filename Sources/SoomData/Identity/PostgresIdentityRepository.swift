@@ -1,0 +1,196 @@
+import Foundation
+import PostgresNIO
+import SoomDomain
+
+/// `IdentityRepository` on PostgreSQL. Each method is one statement or one transaction; proofs
+/// (challenges, transfer codes) are consumed in the same transaction as the change they authorise.
+public struct PostgresIdentityRepository: IdentityRepository {
+    let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    /// Thrown inside a transaction to roll it back: the challenge was used meanwhile or has expired.
+    private struct ChallengeUnavailable: Error {}
+    /// Thrown inside a transaction to roll it back: the transfer code is unknown, used or expired.
+    private struct TransferCodeUnavailable: Error {}
+
+    public func insertChallenge(_ challenge: Challenge) async throws {
+        try await self.database.execute(
+            "INSERT INTO auth_challenges (id, nonce, expires_at) VALUES (\(challenge.id), \(challenge.nonce), \(challenge.expiresAt))")
+    }
+
+    public func challenge(id: UUID) async throws -> Challenge? {
+        let rows = try await self.database.rows("SELECT nonce, expires_at FROM auth_challenges WHERE id = \(id)")
+        return try rows.first.map { row in
+            let (nonce, expiresAt) = try row.decode((String, Date).self)
+            return Challenge(id: id, nonce: nonce, expiresAt: expiresAt)
+        }
+    }
+
+    public func register(_ registration: Registration, session: StoredSession, challengeID: UUID, now: Date) async throws -> RegistrationOutcome {
+        let image = AccountRow.columns(of: registration.profileImage)
+        do {
+            return try await self.database.transaction { connection in
+                try await Self.consumeChallenge(challengeID, now: now, on: connection, logger: self.database.logger)
+                let rows = try await connection.query(
+                    """
+                    INSERT INTO accounts (id, key_fingerprint, public_key, nickname, nickname_key, profile_image_kind, profile_image_ref, created_at)
+                    VALUES (\(registration.id), \(Data(registration.fingerprint)), \(Data(registration.publicKeyDER)),
+                            \(registration.nickname.value), \(registration.nickname.key), \(image.kind), \(image.reference), \(registration.createdAt))
+                    RETURNING \(unescaped: AccountRow.columns("accounts"))
+                    """, logger: self.database.logger
+                ).collect()
+                try await Self.insertSession(session, accountID: registration.id, on: connection, logger: self.database.logger)
+                return .registered(try AccountRow.decode(rows[0]))
+            }
+        } catch is ChallengeUnavailable {
+            return .challengeUnavailable
+        } catch let error as PSQLError where error.uniqueViolationConstraint == "accounts_key_fingerprint_unique" {
+            return .keyAlreadyRegistered
+        } catch let error as PSQLError where error.uniqueViolationConstraint == "accounts_nickname_key_unique" {
+            return .nicknameTaken
+        }
+    }
+
+    public func signIn(fingerprint: [UInt8], session: StoredSession, challengeID: UUID, now: Date) async throws -> SignInOutcome {
+        // One statement: the challenge is consumed only when the account exists, and the session
+        // is created only when the challenge was consumed by this very statement.
+        let rows = try await self.database.rows(
+            """
+            WITH account AS (SELECT \(unescaped: AccountRow.columns("a")) FROM accounts a WHERE a.key_fingerprint = \(Data(fingerprint))),
+            consumed AS (
+                DELETE FROM auth_challenges
+                WHERE id = \(challengeID) AND expires_at > \(now) AND EXISTS (SELECT 1 FROM account)
+                RETURNING id),
+            opened AS (
+                INSERT INTO sessions (token_hash, account_id, expires_at)
+                SELECT \(Data(session.tokenHash)), account.id, \(session.expiresAt) FROM account, consumed
+                RETURNING account_id)
+            SELECT (SELECT count(*) FROM opened)::int, \(unescaped: AccountRow.columns("account"))
+            FROM (VALUES (1)) AS one LEFT JOIN account ON true
+            """)
+        let row = rows[0]
+        let opened = try row.makeRandomAccess()[0].decode(Int.self)
+        guard try row.makeRandomAccess()[1].decode(UUID?.self) != nil else { return .unknownKey }
+        guard opened == 1 else { return .challengeUnavailable }
+        return .signedIn(try AccountRow.decode(row, offset: 1))
+    }
+
+    public func transfer(
+        codeHash: [UInt8], newKey: any DeviceKey, session: StoredSession, challengeID: UUID, now: Date
+    ) async throws -> TransferOutcome {
+        let logger = self.database.logger
+        do {
+            return try await self.database.transaction { connection in
+                try await Self.consumeChallenge(challengeID, now: now, on: connection, logger: logger)
+                let codes = try await connection.query(
+                    "DELETE FROM transfer_codes WHERE code_hash = \(Data(codeHash)) AND expires_at > \(now) RETURNING account_id", logger: logger
+                ).collect()
+                guard let accountID = try codes.first?.decode(UUID.self) else { throw TransferCodeUnavailable() }
+                try await connection.query("DELETE FROM sessions WHERE account_id = \(accountID)", logger: logger)
+                try await connection.query("DELETE FROM transfer_codes WHERE account_id = \(accountID)", logger: logger)
+                let rows = try await connection.query(
+                    """
+                    UPDATE accounts SET public_key = \(Data(newKey.der)), key_fingerprint = \(Data(newKey.fingerprint))
+                    WHERE id = \(accountID) RETURNING \(unescaped: AccountRow.columns("accounts"))
+                    """, logger: logger
+                ).collect()
+                try await Self.insertSession(session, accountID: accountID, on: connection, logger: logger)
+                return .transferred(try AccountRow.decode(rows[0]))
+            }
+        } catch is TransferCodeUnavailable {
+            return .invalidCode
+        } catch is ChallengeUnavailable {
+            return .challengeUnavailable
+        } catch let error as PSQLError where error.uniqueViolationConstraint == "accounts_key_fingerprint_unique" {
+            return .keyAlreadyRegistered
+        }
+    }
+
+    public func account(sessionTokenHash: [UInt8], now: Date) async throws -> Account? {
+        let rows = try await self.database.rows(
+            """
+            SELECT \(unescaped: AccountRow.columns("a")) FROM sessions s JOIN accounts a ON a.id = s.account_id
+            WHERE s.token_hash = \(Data(sessionTokenHash)) AND s.expires_at > \(now)
+            """)
+        return try rows.first.map { try AccountRow.decode($0) }
+    }
+
+    public func deleteSession(tokenHash: [UInt8]) async throws {
+        try await self.database.execute("DELETE FROM sessions WHERE token_hash = \(Data(tokenHash))")
+    }
+
+    public func lastWithdrawal(fingerprint: [UInt8]) async throws -> Date? {
+        let rows = try await self.database.rows("SELECT max(withdrawn_at) FROM withdrawals WHERE key_fingerprint = \(Data(fingerprint))")
+        return try rows.first?.decode(Date?.self) ?? nil
+    }
+
+    public func takenNicknameKeys(_ keys: [String]) async throws -> Set<String> {
+        let rows = try await self.database.rows("SELECT nickname_key FROM accounts WHERE nickname_key = ANY(\(keys))")
+        return Set(try rows.map { try $0.decode(String.self) })
+    }
+
+    public func isUpload(_ imageID: String, ownedBy accountID: UUID) async throws -> Bool {
+        guard let id = UUID(uuidString: imageID) else { return false }
+        let rows = try await self.database.rows("SELECT 1 FROM images WHERE id = \(id) AND owner_id = \(accountID)")
+        return !rows.isEmpty
+    }
+
+    public func updateProfile(accountID: UUID, changes: ProfileChanges) async throws -> Account {
+        let replacesImage = changes.profileImage != nil
+        let image = AccountRow.columns(of: changes.profileImage ?? nil)
+        do {
+            let rows = try await self.database.rows(
+                """
+                UPDATE accounts SET
+                    nickname = COALESCE(\(changes.nickname?.value), nickname),
+                    nickname_key = COALESCE(\(changes.nickname?.key), nickname_key),
+                    bio = COALESCE(\(changes.bio), bio),
+                    profile_image_kind = CASE WHEN \(replacesImage) THEN \(image.kind) ELSE profile_image_kind END,
+                    profile_image_ref = CASE WHEN \(replacesImage) THEN \(image.reference) ELSE profile_image_ref END
+                WHERE id = \(accountID)
+                RETURNING \(unescaped: AccountRow.columns("accounts"))
+                """)
+            guard let row = rows.first else { throw SoomError.unauthorized }
+            return try AccountRow.decode(row)
+        } catch let error as PSQLError where error.uniqueViolationConstraint == "accounts_nickname_key_unique" {
+            throw SoomError.nicknameTaken
+        }
+    }
+
+    public func insertTransferCode(hash: [UInt8], accountID: UUID, expiresAt: Date) async throws {
+        try await self.database.transaction { connection in
+            try await connection.query("DELETE FROM transfer_codes WHERE account_id = \(accountID)", logger: self.database.logger)
+            try await connection.query(
+                "INSERT INTO transfer_codes (code_hash, account_id, expires_at) VALUES (\(Data(hash)), \(accountID), \(expiresAt))",
+                logger: self.database.logger)
+        }
+    }
+
+    public func withdraw(accountID: UUID, reason: String, now: Date) async throws {
+        try await self.database.transaction { connection in
+            try await connection.query(
+                """
+                INSERT INTO withdrawals (key_fingerprint, reason, withdrawn_at)
+                SELECT key_fingerprint, \(reason), \(now) FROM accounts WHERE id = \(accountID)
+                """, logger: self.database.logger)
+            // Sessions, transfer codes and uploads go with the account (ON DELETE CASCADE).
+            try await connection.query("DELETE FROM accounts WHERE id = \(accountID)", logger: self.database.logger)
+        }
+    }
+
+    private static func consumeChallenge(_ id: UUID, now: Date, on connection: PostgresConnection, logger: Logger) async throws {
+        let consumed = try await connection.query(
+            "DELETE FROM auth_challenges WHERE id = \(id) AND expires_at > \(now) RETURNING id", logger: logger
+        ).collect()
+        if consumed.isEmpty { throw ChallengeUnavailable() }
+    }
+
+    private static func insertSession(_ session: StoredSession, accountID: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query(
+            "INSERT INTO sessions (token_hash, account_id, expires_at) VALUES (\(Data(session.tokenHash)), \(accountID), \(session.expiresAt))",
+            logger: logger)
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import SoomCrypto
+
+/// One schema change: a numbered plain-SQL file from `sql/` (`0001_identity.sql`).
+public struct Migration: Sendable, Equatable {
+    public let version: Int
+    public let name: String
+    public let sql: String
+    /// SHA-256 of the file's bytes, hex: an applied migration must never change.
+    public let checksum: String
+
+    public init(version: Int, name: String, sql: String) {
+        self.version = version
+        self.name = name
+        self.sql = sql
+        self.checksum = SHA256Digest.hash(Array(sql.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The migrations compiled into this build from the `sql/` folder, in order. The binary needs
+    /// no files at run time. A new file in `sql/` must be added here too (a test checks that
+    /// this list and the folder agree, byte for byte).
+    public static func bundled() throws -> [Migration] {
+        let files: [(name: String, bytes: [UInt8])] = [
+            ("0001_identity.sql", PackageResources._001_identity_sql)
+        ]
+        return try files.map { file in
+            guard let version = Int(file.name.prefix(while: \.isNumber)) else { throw MigrationError.badFileName(file.name) }
+            return Migration(version: version, name: file.name, sql: String(decoding: file.bytes, as: UTF8.self))
+        }
+    }
+
+    /// Reads `NNNN_name.sql` files from a directory, ordered by number.
+    public static func load(from directory: URL) throws -> [Migration] {
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".sql") }
+        let migrations = try files.map { file -> Migration in
+            guard let version = Int(file.prefix(while: \.isNumber)) else { throw MigrationError.badFileName(file) }
+            let sql = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+            return Migration(version: version, name: file, sql: sql)
+        }.sorted { $0.version < $1.version }
+        for (previous, next) in zip(migrations, migrations.dropFirst()) where previous.version == next.version {
+            throw MigrationError.duplicateVersion(previous.name, next.name)
+        }
+        return migrations
+    }
+}
+
+/// Why the schema cannot be brought up to date. The server refuses to start on any of these.
+public enum MigrationError: Error, CustomStringConvertible, Sendable {
+    case badFileName(String)
+    case duplicateVersion(String, String)
+    /// A migration already applied to this database differs from the file of the same number.
+    case changedAfterApplying(name: String, applied: String, file: String)
+    case failed(name: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .badFileName(let name):
+            "Migration file '\(name)' must be named NNNN_description.sql."
+        case .duplicateVersion(let first, let second):
+            "Migrations '\(first)' and '\(second)' have the same number."
+        case .changedAfterApplying(let name, let applied, let file):
+            "Migration '\(name)' was changed after it was applied to this database (applied checksum \(applied.prefix(12)), "
+                + "file checksum \(file.prefix(12))). Applied migrations must never change: restore the file and add a new migration instead."
+        case .failed(let name, let reason):
+            "Migration '\(name)' failed and was rolled back: \(reason)"
+        }
+    }
+}

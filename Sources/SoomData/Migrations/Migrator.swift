@@ -1,0 +1,95 @@
+import Logging
+import PostgresNIO
+
+/// Brings a database's schema up to date with the bundled migrations.
+///
+/// Each migration runs once, in order, in its own transaction, and is recorded with its checksum
+/// in `schema_migrations`. Concurrent starters (several server instances, or `soom migrate`
+/// beside a server) are serialised with a PostgreSQL advisory lock. An applied migration whose
+/// file has changed stops everything with `MigrationError.changedAfterApplying`.
+public struct Migrator: Sendable {
+    /// Arbitrary, fixed: the advisory lock key all Soom instances agree on ("soommigr").
+    static let lockKey: Int64 = 0x736F_6F6D_6D69_6772
+
+    let client: PostgresClient
+    let migrations: [Migration]
+    let logger: Logger
+
+    public init(client: PostgresClient, migrations: [Migration], logger: Logger) {
+        self.client = client
+        self.migrations = migrations
+        self.logger = logger
+    }
+
+    /// Applies what is missing; returns the names of the migrations it applied.
+    @discardableResult
+    public func migrate() async throws -> [String] {
+        try await self.client.withConnection { connection in
+            try await connection.query("SELECT pg_advisory_lock(\(Self.lockKey))", logger: self.logger)
+            do {
+                let applied = try await self.applyPending(on: connection)
+                try await connection.query("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: self.logger)
+                return applied
+            } catch {
+                // The lock is per session; release it so a retry or another instance can proceed.
+                _ = try? await connection.query("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: self.logger)
+                throw error
+            }
+        }
+    }
+
+    private func applyPending(on connection: PostgresConnection) async throws -> [String] {
+        try await connection.query(
+            """
+            CREATE TABLE IF NOT EXISTS schema_migrations (
+                version integer PRIMARY KEY, name text NOT NULL, checksum text NOT NULL,
+                applied_at timestamptz NOT NULL DEFAULT now())
+            """, logger: self.logger)
+        var recorded: [Int: String] = [:]
+        for try await (version, checksum) in try await connection.query("SELECT version, checksum FROM schema_migrations", logger: self.logger)
+            .decode((Int, String).self)
+        {
+            recorded[version] = checksum
+        }
+        for migration in self.migrations {
+            if let checksum = recorded[migration.version], checksum != migration.checksum {
+                throw MigrationError.changedAfterApplying(name: migration.name, applied: checksum, file: migration.checksum)
+            }
+        }
+        let known = Set(self.migrations.map(\.version))
+        for version in recorded.keys.sorted() where !known.contains(version) {
+            // A newer build migrated this database; older instances keep working during a rolling deploy.
+            self.logger.notice("database has a migration this build does not know", metadata: ["version": "\(version)"])
+        }
+        var applied: [String] = []
+        for migration in self.migrations where recorded[migration.version] == nil {
+            try await self.apply(migration, on: connection)
+            applied.append(migration.name)
+            self.logger.info("applied migration", metadata: ["migration": "\(migration.name)"])
+        }
+        return applied
+    }
+
+    private func apply(_ migration: Migration, on connection: PostgresConnection) async throws {
+        do {
+            try await connection.query("BEGIN", logger: self.logger)
+            try await connection.query(Self.script(migration.sql), logger: self.logger)
+            try await connection.query(
+                "INSERT INTO schema_migrations (version, name, checksum) VALUES (\(migration.version), \(migration.name), \(migration.checksum))",
+                logger: self.logger)
+            try await connection.query("COMMIT", logger: self.logger)
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: self.logger)
+            throw MigrationError.failed(name: migration.name, reason: String(reflecting: error))
+        }
+    }
+
+    /// A migration file holds several statements, but PostgresNIO speaks only the extended query
+    /// protocol (one statement per query). PL/pgSQL's EXECUTE runs a multi-statement string, so
+    /// the file travels as one dollar-quoted literal, with tags it cannot contain.
+    static func script(_ sql: String) -> PostgresQuery {
+        var tag = "soom_migration"
+        while sql.contains(tag) { tag += "_" + String(UInt32.random(in: 0...UInt32.max), radix: 36) }
+        return PostgresQuery(unsafeSQL: "DO $\(tag)_do$ BEGIN EXECUTE $\(tag)$\(sql)$\(tag)$; END $\(tag)_do$")
+    }
+}

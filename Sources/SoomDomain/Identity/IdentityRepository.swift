@@ -1,0 +1,96 @@
+import Foundation
+
+/// Storage for devices, accounts and sessions. Every method is atomic: it happens fully or not at all.
+///
+/// Methods that consume a challenge or a transfer code do so in the same transaction as the change
+/// they authorise, so that of many parallel requests with one proof exactly one succeeds, and a
+/// refused request leaves the challenge usable.
+public protocol IdentityRepository: Sendable {
+    func insertChallenge(_ challenge: Challenge) async throws
+    /// The challenge if it exists and has not been used (expired ones too; the caller checks).
+    func challenge(id: UUID) async throws -> Challenge?
+
+    /// Consumes the challenge (if still unused and unexpired at `now`) and creates the account with a session.
+    func register(_ registration: Registration, session: StoredSession, challengeID: UUID, now: Date) async throws -> RegistrationOutcome
+    /// Consumes the challenge and opens a session for the account with this key.
+    func signIn(fingerprint: [UInt8], session: StoredSession, challengeID: UUID, now: Date) async throws -> SignInOutcome
+    /// Consumes the challenge and the transfer code, moves the account to the new key,
+    /// revokes all its sessions and opens a new one.
+    func transfer(
+        codeHash: [UInt8], newKey: any DeviceKey, session: StoredSession, challengeID: UUID, now: Date
+    ) async throws -> TransferOutcome
+
+    /// The account a live session token hash belongs to.
+    func account(sessionTokenHash: [UInt8], now: Date) async throws -> Account?
+    func deleteSession(tokenHash: [UInt8]) async throws
+    /// When this key's last account withdrew, if it ever did.
+    func lastWithdrawal(fingerprint: [UInt8]) async throws -> Date?
+    /// Which of these nickname keys are taken.
+    func takenNicknameKeys(_ keys: [String]) async throws -> Set<String>
+    /// Whether `imageID` names an image that `accountID` uploaded.
+    func isUpload(_ imageID: String, ownedBy accountID: UUID) async throws -> Bool
+    /// Applies the changes; nil fields stay as they are.
+    /// - Throws: `SoomError.nicknameTaken`.
+    func updateProfile(accountID: UUID, changes: ProfileChanges) async throws -> Account
+    /// Replaces the account's transfer codes with this one.
+    func insertTransferCode(hash: [UInt8], accountID: UUID, expiresAt: Date) async throws
+    /// Deletes the account and everything it owns; keeps only the reason, the time and the fingerprint.
+    func withdraw(accountID: UUID, reason: String, now: Date) async throws
+}
+
+/// A new account to create.
+public struct Registration: Sendable, Equatable {
+    public let id: UUID
+    public let fingerprint: [UInt8]
+    public let publicKeyDER: [UInt8]
+    public let nickname: Nickname
+    public let profileImage: ImageReference?
+    public let createdAt: Date
+
+    public init(
+        id: UUID, fingerprint: [UInt8], publicKeyDER: [UInt8], nickname: Nickname, profileImage: ImageReference?, createdAt: Date
+    ) {
+        self.id = id
+        self.fingerprint = fingerprint
+        self.publicKeyDER = publicKeyDER
+        self.nickname = nickname
+        self.profileImage = profileImage
+        self.createdAt = createdAt
+    }
+}
+
+/// Profile fields to change; `nil` leaves a field as it is.
+public struct ProfileChanges: Sendable, Equatable {
+    public var nickname: Nickname?
+    /// `.some(nil)` removes the picture.
+    public var profileImage: ImageReference??
+    public var bio: String?
+
+    public init(nickname: Nickname? = nil, profileImage: ImageReference?? = nil, bio: String? = nil) {
+        self.nickname = nickname
+        self.profileImage = profileImage
+        self.bio = bio
+    }
+}
+
+public enum RegistrationOutcome: Sendable, Equatable {
+    case registered(Account)
+    /// Used meanwhile, or expired.
+    case challengeUnavailable
+    case keyAlreadyRegistered
+    case nicknameTaken
+}
+
+public enum SignInOutcome: Sendable, Equatable {
+    case signedIn(Account)
+    case challengeUnavailable
+    case unknownKey
+}
+
+public enum TransferOutcome: Sendable, Equatable {
+    case transferred(Account)
+    case challengeUnavailable
+    case invalidCode
+    /// The new key already belongs to another account.
+    case keyAlreadyRegistered
+}

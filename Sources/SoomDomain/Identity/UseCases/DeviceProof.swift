@@ -1,0 +1,66 @@
+import Foundation
+
+/// A device's proof of holding its key: the public key, the signature scheme, the challenge and
+/// the signature over `soom:v1:<purpose>:<nonce>`, as the client sent them.
+public struct DeviceProof: Sendable, Equatable {
+    /// Bounds that stop oversized input before any parsing (a 4096-bit PEM is about 800 bytes).
+    static let maximumPEMLength = 8 * 1024
+    static let maximumSignatureLength = 2 * 1024
+
+    public let publicKey: String
+    public let algorithm: String
+    public let challengeID: String
+    public let signature: String
+
+    public init(publicKey: String, algorithm: String, challengeID: String, signature: String) {
+        self.publicKey = publicKey
+        self.algorithm = algorithm
+        self.challengeID = challengeID
+        self.signature = signature
+    }
+
+    /// A proof whose input is well-formed; the signature is not checked yet.
+    struct Parsed {
+        let key: any DeviceKey
+        let algorithm: SignatureAlgorithm
+        let challengeID: UUID?
+        let signature: [UInt8]?
+    }
+
+    /// Checks the input's form: `422 invalid_public_key` or `422 validation_failed` (algorithm).
+    /// A malformed challenge ID or signature is not an input error but a failed proof, reported by `verify`.
+    func parse(crypto: any IdentityCrypto) throws(SoomError) -> Parsed {
+        guard let algorithm = SignatureAlgorithm(rawValue: self.algorithm) else {
+            let accepted = SignatureAlgorithm.allCases.map(\.rawValue).joined(separator: ", ")
+            throw .validationFailed(field: "algorithm", "algorithm must be one of: \(accepted).")
+        }
+        guard self.publicKey.utf8.count <= Self.maximumPEMLength else {
+            throw .invalidPublicKey("The public key is too long to be an RSA key of at most 4096 bits.")
+        }
+        let key = try crypto.deviceKey(pem: self.publicKey)
+        let signature =
+            self.signature.utf8.count <= Self.maximumSignatureLength
+            ? Data(base64Encoded: self.signature).map { [UInt8]($0) } : nil
+        return Parsed(key: key, algorithm: algorithm, challengeID: UUID(uuidString: self.challengeID), signature: signature)
+    }
+
+    /// Parses the proof and checks the signature against the stored challenge for `purpose`.
+    /// Does not consume the challenge: the caller's repository does, atomically with the change.
+    /// - Throws: `422` for malformed keys or algorithms, `401 invalid_signature` for every failed proof.
+    func verify(for purpose: SignaturePurpose, in environment: IdentityEnvironment) async throws -> (key: any DeviceKey, challengeID: UUID) {
+        let parsed = try self.parse(crypto: environment.crypto)
+        guard let challengeID = parsed.challengeID, let challenge = try await environment.repository.challenge(id: challengeID) else {
+            throw SoomError.invalidSignature("Unknown or already used challenge.")
+        }
+        guard challenge.isUsable(at: environment.now()) else {
+            throw SoomError.invalidSignature("The challenge has expired; request a new one.")
+        }
+        guard let signature = parsed.signature, !signature.isEmpty else {
+            throw SoomError.invalidSignature("The signature is not valid base64.")
+        }
+        guard parsed.key.verifies(signature, message: purpose.message(nonce: challenge.nonce), algorithm: parsed.algorithm) else {
+            throw SoomError.invalidSignature("The signature does not match this key, challenge and purpose (\(purpose.rawValue)).")
+        }
+        return (parsed.key, challengeID)
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// Issues a one-time code that moves the caller's account to a new device; earlier codes stop working.
+public struct IssueTransferCode: Sendable {
+    let environment: IdentityEnvironment
+
+    public init(_ environment: IdentityEnvironment) {
+        self.environment = environment
+    }
+
+    public struct Issued: Sendable, Equatable {
+        public let code: String
+        public let expiresAt: Date
+
+        public init(code: String, expiresAt: Date) {
+            self.code = code
+            self.expiresAt = expiresAt
+        }
+    }
+
+    public func callAsFunction(_ caller: Authenticate.Caller) async throws -> Issued {
+        let code = TransferCode.make(from: self.environment.crypto.randomBytes(10))
+        let expiresAt = self.environment.now().addingTimeInterval(TransferCode.lifetime)
+        let hash = self.environment.crypto.sha256(Array(TransferCode.canonical(code)!.utf8))
+        try await self.environment.repository.insertTransferCode(hash: hash, accountID: caller.account.id, expiresAt: expiresAt)
+        return Issued(code: code, expiresAt: expiresAt)
+    }
+}

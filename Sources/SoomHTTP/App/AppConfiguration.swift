@@ -1,0 +1,23 @@
+import Logging
+import SoomData
+
+/// Everything the server is configured with (the `soom serve` options and environment).
+public struct AppConfiguration: Sendable {
+    public var hostname: String
+    public var port: Int
+    public var database: DatabaseConfiguration
+    public var logLevel: Logger.Level
+    /// Apply pending migrations before serving (always true for `soom serve`; tests migrate a template once).
+    public var migrateOnStart: Bool
+
+    public init(
+        hostname: String = "127.0.0.1", port: Int = 8080, database: DatabaseConfiguration, logLevel: Logger.Level = .info,
+        migrateOnStart: Bool = true
+    ) {
+        self.hostname = hostname
+        self.port = port
+        self.database = database
+        self.logLevel = logLevel
+        self.migrateOnStart = migrateOnStart
+    }
+}

@@ -1,0 +1,56 @@
+import Hummingbird
+import Logging
+import NIOCore
+import PostgresNIO
+import SoomData
+import SoomDomain
+
+/// Turns every error into the contract's JSON error, so that nothing leaves the server as a bare
+/// status or an HTML page: domain errors map themselves, framework errors (unknown route, body
+/// too large) get the contract's codes, an unreachable database is `503 database_unavailable`,
+/// and anything unexpected is logged and becomes `500 internal_error`.
+struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            return try Self.apiError(for: error, logger: context.logger).response()
+        }
+    }
+
+    static func apiError(for error: any Error, logger: Logger) -> APIError {
+        switch error {
+        case let error as APIError:
+            return error
+        case let error as SoomError:
+            return error.apiError
+        case is NIOTooManyBytesError:
+            return .payloadTooLarge(limit: Request.maximumJSONBodySize)
+        case is DatabaseUnavailable:
+            logger.warning("database unavailable", metadata: ["error": "\(error)"])
+            return .databaseUnavailable
+        case let error as HTTPError:
+            switch error.status {
+            case .notFound: return .notFound
+            case .contentTooLarge: return .payloadTooLarge(limit: Request.maximumJSONBodySize)
+            case .badRequest: return APIError(.badRequest, code: "invalid_request", message: error.body ?? "The request is malformed.")
+            default:
+                return APIError(
+                    error.status, code: error.status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_"),
+                    message: error.body ?? error.status.reasonPhrase)
+            }
+        case let error as PSQLError:
+            // Only the server's code and message: a query's bound values may be secrets (token hashes, keys).
+            logger.error(
+                "database error",
+                metadata: [
+                    "code": "\(error.code)", "sqlState": "\(error.serverInfo?[.sqlState] ?? "-")",
+                    "message": "\(error.serverInfo?[.message] ?? "-")",
+                ])
+            return .internalError
+        default:
+            logger.error("unexpected error", metadata: ["error": "\(error)", "type": "\(type(of: error))"])
+            return .internalError
+        }
+    }
+}

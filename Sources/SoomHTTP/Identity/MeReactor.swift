@@ -1,0 +1,66 @@
+import Hummingbird
+import SoomDomain
+
+/// The signed-in account's own routes: `GET`, `PATCH` and `DELETE /v1/me`, and `POST /v1/me/transfer-codes`.
+struct MeReactor: Reactor {
+    enum Action: Sendable {
+        case show
+        case update(UpdateProfile.Input)
+        case withdraw(reason: String)
+        case issueTransferCode
+    }
+
+    enum Mutation: Sendable {
+        case loaded(Account)
+        case updated(Account)
+        case withdrew
+        case issuedTransferCode(IssueTransferCode.Issued)
+    }
+
+    enum State: Sendable, Equatable {
+        case pending
+        case account(Account)
+        case withdrawn
+        case transferCode(IssueTransferCode.Issued)
+    }
+
+    let caller: Authenticate.Caller
+    let updateProfile: UpdateProfile
+    let withdraw: Withdraw
+    let issueTransferCode: IssueTransferCode
+    var initialState: State { .pending }
+
+    func mutate(action: Action) async throws -> [Mutation] {
+        switch action {
+        case .show:
+            // The account was read while authenticating: no second query.
+            return [.loaded(self.caller.account)]
+        case .update(let input):
+            return [.updated(try await self.updateProfile(self.caller, input))]
+        case .withdraw(let reason):
+            try await self.withdraw(self.caller, reason: reason)
+            return [.withdrew]
+        case .issueTransferCode:
+            return [.issuedTransferCode(try await self.issueTransferCode(self.caller))]
+        }
+    }
+
+    static func reduce(state: State, mutation: Mutation) -> State {
+        switch mutation {
+        case .loaded(let account), .updated(let account): .account(account)
+        case .withdrew: .withdrawn
+        case .issuedTransferCode(let issued): .transferCode(issued)
+        }
+    }
+}
+
+extension MeReactor.State: ResponseState {
+    func response() throws -> Response {
+        switch self {
+        case .pending: throw IncompleteReactorState(state: "\(self)")
+        case .account(let account): try JSON.response(.ok, IdentityResponses.Me(account: account))
+        case .withdrawn: Response(status: .noContent)
+        case .transferCode(let issued): try JSON.response(.created, IdentityResponses.TransferCode(code: issued.code, expiresAt: issued.expiresAt))
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import ArgumentParser
+import Foundation
+import Logging
+import SoomData
+import SoomHTTP
+
+/// `soom`: the Soom server and its operator commands.
+@main
+struct Soom: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "soom",
+        abstract: "Soom: an anonymous, card-style social feed server.",
+        subcommands: [Serve.self, Migrate.self],
+        defaultSubcommand: Serve.self
+    )
+}
+
+/// Options shared by every command that talks to the database.
+struct DatabaseOptions: ParsableArguments {
+    @Option(
+        name: .customLong("data-directory"),
+        help: "Where the embedded PostgreSQL keeps its cluster when DATABASE_URL is not set (env SOOM_DATA_DIR).")
+    var dataDirectory: String = ProcessInfo.processInfo.environment["SOOM_DATA_DIR"] ?? ".soom"
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (env SOOM_LOG_LEVEL).")
+    var logLevel: String = ProcessInfo.processInfo.environment["SOOM_LOG_LEVEL"] ?? "info"
+
+    var level: Logger.Level {
+        get throws {
+            guard let level = Logger.Level(rawValue: self.logLevel.lowercased()) else {
+                throw ValidationError("--log-level must be one of: \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return level
+        }
+    }
+
+    func logger() throws -> Logger {
+        var logger = Logger(label: "soom")
+        logger.logLevel = try self.level
+        return logger
+    }
+
+    /// `DATABASE_URL` when set; otherwise the embedded cluster under the data directory.
+    @discardableResult
+    func withDatabase<T>(_ body: (DatabaseConfiguration) async throws -> T) async throws -> T {
+        if let url = ProcessInfo.processInfo.environment["DATABASE_URL"], !url.isEmpty {
+            return try await body(try DatabaseConfiguration(url: url))
+        }
+        let embedded = try EmbeddedPostgres(
+            dataDirectory: URL(fileURLWithPath: self.dataDirectory).appendingPathComponent("postgres"), logger: try self.logger())
+        let configuration = try await embedded.start()
+        do {
+            let result = try await body(configuration)
+            try await embedded.stop()
+            return result
+        } catch {
+            try? await embedded.stop()
+            throw error
+        }
+    }
+}
+
+extension Soom {
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run the HTTP server (the default command).",
+            discussion: """
+                With DATABASE_URL (postgres://user:password@host:port/database) it uses that PostgreSQL; without it, \
+                it runs a private PostgreSQL cluster under <data-directory>/postgres, created on first run and stopped \
+                with the server. Pending migrations are applied before serving. SIGINT or SIGTERM stops it gracefully.
+                """)
+
+        @Option(name: .long, help: "Address to listen on (env SOOM_HOSTNAME).")
+        var hostname: String = ProcessInfo.processInfo.environment["SOOM_HOSTNAME"] ?? "127.0.0.1"
+
+        @Option(name: .long, help: "Port to listen on (env SOOM_PORT).")
+        var port: Int = ProcessInfo.processInfo.environment["SOOM_PORT"].flatMap(Int.init) ?? 8080
+
+        @OptionGroup var options: DatabaseOptions
+
+        func run() async throws {
+            LoggingSystem.bootstrap(StreamLogHandler.standardError)
+            try await self.options.withDatabase { database in
+                let configuration = AppConfiguration(
+                    hostname: self.hostname, port: self.port, database: database, logLevel: try self.options.level)
+                try await buildApplication(configuration).runService()
+            }
+        }
+    }
+
+    struct Migrate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Apply pending SQL migrations and exit.",
+            discussion: """
+                Uses DATABASE_URL, or the embedded cluster when it is not set. Safe to run while servers are running \
+                and from several places at once: migrations are serialised with an advisory lock. Fails, changing \
+                nothing, when an applied migration's file has changed.
+                """)
+
+        @OptionGroup var options: DatabaseOptions
+
+        func run() async throws {
+            LoggingSystem.bootstrap(StreamLogHandler.standardError)
+            let logger = try self.options.logger()
+            try await self.options.withDatabase { database in
+                try await DatabaseMigration.run(database, logger: logger)
+            }
+        }
+    }
+}
