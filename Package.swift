@@ -7,7 +7,8 @@ let package = Package(
     name: "soom",
     platforms: [.macOS(.v14)],
     products: [
-        .executable(name: "soom", targets: ["soom"])
+        .executable(name: "soom", targets: ["soom"]),
+        .library(name: "SoomCrypto", targets: ["SoomCrypto"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -61,10 +62,11 @@ let package = Package(
         .testTarget(name: "SoomDomainTests", dependencies: ["SoomDomain"], swiftSettings: strict),
         .testTarget(name: "SoomCryptoTests", dependencies: ["SoomCrypto"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(
-            name: "SoomHTTPTests",
+            name: "SoomIntegrationTests",
             dependencies: [
-                "SoomHTTP", "SoomData", "SoomCrypto",
+                "SoomHTTP", "SoomData", "SoomCrypto", "SoomDomain",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strict

@@ -39,15 +39,16 @@ public struct EmbeddedPostgres: Sendable {
     var serviceUser: String? { geteuid() == 0 ? "postgres" : nil }
 
     /// Creates the cluster if needed, starts it and makes sure the application database exists.
+    /// - Parameter port: the port to listen on; a free one when nil.
     /// - Returns: how to connect to it.
-    public func start() async throws -> DatabaseConfiguration {
+    public func start(port requestedPort: Int? = nil) async throws -> DatabaseConfiguration {
         let password = try await self.initialiseIfNeeded()
         if (try? await self.pgctl(["status", "-D", self.dataDirectory.path])) != nil {
             // A server left running by an earlier process that did not stop it: restart on a fresh port.
             self.logger.notice("stopping a PostgreSQL left running in \(self.dataDirectory.path)")
             try await self.stop()
         }
-        let port = try Self.freePort()
+        let port = try requestedPort ?? Self.freePort()
         self.logger.info("starting embedded PostgreSQL", metadata: ["dataDirectory": "\(self.dataDirectory.path)", "port": "\(port)"])
         do {
             try await self.pgctl(["start", "-D", self.dataDirectory.path, "-l", self.logFile.path, "-w", "-t", "60", "-o", "-p \(port)"])
@@ -65,6 +66,13 @@ public struct EmbeddedPostgres: Sendable {
     public func stop() async throws {
         try await self.pgctl(["stop", "-D", self.dataDirectory.path, "-m", "fast", "-w", "-t", "60"])
         self.logger.info("stopped embedded PostgreSQL")
+    }
+
+    /// Stops the cluster at once and waits, blocking the thread: for exit handlers of throwaway clusters.
+    public func stopImmediately() {
+        _ = try? ProcessRunner.runBlocking(
+            self.binaries.appendingPathComponent("pg_ctl").path, ["stop", "-D", self.dataDirectory.path, "-m", "immediate", "-w"],
+            asUser: self.serviceUser)
     }
 
     /// Runs `initdb` once; returns the cluster's password.

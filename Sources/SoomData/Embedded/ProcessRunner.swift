@@ -22,16 +22,22 @@ struct ProcessRunner: Sendable {
     /// - Throws: `Failure` with the command's combined output when it exits non-zero.
     @discardableResult
     static func run(_ executable: String, _ arguments: [String], asUser user: String? = nil) async throws -> String {
+        // Blocking waits belong off the cooperative pool.
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try Self.runBlocking(executable, arguments, asUser: user) })
+            }
+        }
+    }
+
+    /// `run`, blocking the calling thread (for exit handlers, where nothing async can run).
+    @discardableResult
+    static func runBlocking(_ executable: String, _ arguments: [String], asUser user: String? = nil) throws -> String {
         let argv = user.map { ["/usr/sbin/runuser", "-u", $0, "--", executable] } ?? [executable]
         let command = URL(fileURLWithPath: executable).lastPathComponent
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("soom-\(UUID().uuidString).out").path
         defer { unlink(outputPath) }
-        // Blocking waits belong off the cooperative pool.
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try Self.spawnAndWait(argv + arguments, outputPath: outputPath) })
-            }
-        }
+        let status = try Self.spawnAndWait(argv + arguments, outputPath: outputPath)
         let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
         guard status == 0 else { throw Failure(command: command, status: status, output: output) }
         return output

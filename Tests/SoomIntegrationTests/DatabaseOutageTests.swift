@@ -1,0 +1,50 @@
+import Foundation
+import HummingbirdTesting
+import Logging
+import SoomData
+import Testing
+
+@testable import SoomHTTP
+
+@Suite("When PostgreSQL goes away")
+struct DatabaseOutageTests {
+    @Test("requests fail fast with 503 database_unavailable, /readyz says 503, and the server recovers by itself")
+    func outageAndRecovery() async throws {
+        var logger = Logger(label: "soom-test-outage")
+        logger.logLevel = .warning
+        let root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("soom-outage-\(getpid())-\(UUID().uuidString.prefix(6))")
+        let cluster = try EmbeddedPostgres(
+            dataDirectory: root.appendingPathComponent("postgres"), settings: ["fsync": "off"], logger: logger)
+        ExitCleanup.register(cluster, removing: root)
+        let configuration = try await cluster.start()
+        try await DatabaseMigration.run(configuration, logger: logger)
+        let app = try buildApplication(AppConfiguration(hostname: "127.0.0.1", port: 0, database: configuration, logLevel: .critical))
+
+        try await app.test(.ahc(.http)) { client in
+            #expect(try await client.send(.get, "/v1/nicknames/suggestion").status == .ok)
+            #expect(try await client.send(.get, "/readyz").status == .ok)
+
+            try await cluster.stop()
+            let started = ContinuousClock.now
+            let failed = try await client.send(.get, "/v1/nicknames/suggestion")
+            #expect(failed.status == .serviceUnavailable)
+            #expect(failed.errorCode == "database_unavailable")
+            #expect(failed.headers[.retryAfter] != nil)
+            #expect(ContinuousClock.now - started < .seconds(8), "an outage must fail requests within seconds")
+            let ready = try await client.send(.get, "/readyz")
+            #expect(ready.status == .serviceUnavailable && ready.errorCode == "database_unavailable")
+            #expect(try await client.send(.get, "/healthz").status == .ok)
+
+            _ = try await cluster.start(port: configuration.port)
+            var recovered = false
+            for _ in 0..<60 where !recovered {
+                try await Task.sleep(for: .milliseconds(500))
+                recovered = try await client.send(.get, "/v1/nicknames/suggestion").status == .ok
+            }
+            #expect(recovered, "the server should reconnect without a restart")
+            #expect(try await client.send(.get, "/readyz").status == .ok)
+        }
+        try await cluster.stop()
+        try? FileManager.default.removeItem(at: root)
+    }
+}

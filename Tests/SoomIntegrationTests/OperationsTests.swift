@@ -1,0 +1,53 @@
+import Foundation
+import HummingbirdTesting
+import Testing
+import Yams
+
+@testable import SoomHTTP
+
+@Suite("Operations routes and the OpenAPI document")
+struct OperationsTests {
+    @Test("healthz and readyz answer 200 with the database up")
+    func health() async throws {
+        try await withTestApp { client, _ in
+            let health = try await client.send(.get, "/healthz")
+            #expect(health.status == .ok)
+            #expect(try health.object["status"] as? String == "ok")
+            let ready = try await client.send(.get, "/readyz")
+            #expect(ready.status == .ok)
+            #expect(try ready.object["status"] as? String == "ready")
+        }
+    }
+
+    @Test("/openapi.yaml serves the repository's openapi.yaml, byte for byte")
+    func servesDocument() async throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("openapi.yaml")
+        let onDisk = try Data(contentsOf: file)
+        try await withTestApp { client, _ in
+            let response = try await client.send(.get, "/openapi.yaml")
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType]?.hasPrefix("application/yaml") == true)
+            #expect(Data(response.body.readableBytesView) == onDisk)
+        }
+    }
+
+    @Test("openapi.yaml parses and describes every route the server implements, and no other")
+    func documentMatchesRoutes() throws {
+        let document = try #require(try Yams.load(yaml: String(decoding: OpenAPIDocument.bytes, as: UTF8.self)) as? [String: Any])
+        #expect((document["openapi"] as? String)?.hasPrefix("3.") == true)
+        let paths = try #require(document["paths"] as? [String: Any])
+        var described: Set<String> = []
+        for (path, item) in paths {
+            for method in ((item as? [String: Any]) ?? [:]).keys where ["get", "post", "put", "patch", "delete"].contains(method) {
+                described.insert("\(method.uppercased()) \(path)")
+            }
+        }
+        let catalog = EndpointCatalog()
+        _ = buildRouter(identity: TestEnvironment.identity, database: TestEnvironment.database, catalog: catalog)
+        let implemented = Set(catalog.endpoints.map { "\($0.method.rawValue) \($0.path)" })
+        #expect(implemented.count > 10)
+        #expect(implemented.subtracting(described).isEmpty, "routes missing from openapi.yaml: \(implemented.subtracting(described).sorted())")
+        #expect(described.subtracting(implemented).isEmpty, "openapi.yaml describes routes that do not exist: \(described.subtracting(implemented).sorted())")
+    }
+}

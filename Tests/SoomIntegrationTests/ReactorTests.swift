@@ -1,0 +1,69 @@
+import Foundation
+import SoomDomain
+import Testing
+
+@testable import SoomHTTP
+
+/// Reducers are pure: these tests need no database, no network and no clock.
+@Suite("Reactor reducers")
+struct ReactorTests {
+    static let account = Account(id: UUID(), nickname: "별", profileImage: nil, bio: "", createdAt: Date(timeIntervalSince1970: 0))
+    static let signedIn = SignedInAccount(account: account, session: SessionToken(token: String(repeating: "t", count: 43), expiresAt: .distantFuture))
+
+    @Test("ChallengeReactor: issued challenge becomes the state")
+    func challenge() {
+        let challenge = Challenge(id: UUID(), nonce: "n", expiresAt: Date(timeIntervalSince1970: 300))
+        #expect(ChallengeReactor.reduce(state: .pending, mutation: .issued(challenge)) == .issued(challenge))
+    }
+
+    @Test("AccountReactor: registration and transfer both end signed in")
+    func account() {
+        #expect(AccountReactor.reduce(state: .pending, mutation: .registered(Self.signedIn)) == .signedIn(Self.signedIn))
+        #expect(AccountReactor.reduce(state: .pending, mutation: .transferred(Self.signedIn)) == .signedIn(Self.signedIn))
+    }
+
+    @Test("SessionReactor: sign-in and sign-out")
+    func session() {
+        #expect(SessionReactor.reduce(state: .pending, mutation: .signedIn(Self.signedIn)) == .signedIn(Self.signedIn))
+        #expect(SessionReactor.reduce(state: .signedIn(Self.signedIn), mutation: .signedOut) == .signedOut)
+    }
+
+    @Test("MeReactor: loaded, updated, withdrawn, transfer code; the last mutation wins")
+    func me() {
+        var updated = Self.account
+        updated.bio = "새 소개"
+        let mutations: [MeReactor.Mutation] = [.loaded(Self.account), .updated(updated)]
+        #expect(mutations.reduce(MeReactor.State.pending, MeReactor.reduce) == .account(updated))
+        #expect(MeReactor.reduce(state: .account(Self.account), mutation: .withdrew) == .withdrawn)
+        let issued = IssueTransferCode.Issued(code: "ABCD-EFGH-JKMN-PQRS", expiresAt: .distantFuture)
+        #expect(MeReactor.reduce(state: .pending, mutation: .issuedTransferCode(issued)) == .transferCode(issued))
+    }
+
+    @Test("NicknameReactor: suggestion and validation")
+    func nickname() throws {
+        let nickname = try Nickname(validating: "고요한 고래")
+        #expect(NicknameReactor.reduce(state: .pending, mutation: .suggested(nickname)) == .suggestion(nickname))
+        #expect(NicknameReactor.reduce(state: .pending, mutation: .checked(problem: .taken)) == .validation(problem: .taken))
+        #expect(NicknameReactor.reduce(state: .pending, mutation: .checked(problem: nil)) == .validation(problem: nil))
+    }
+
+    @Test("a reactor that ends without a final state is a server bug, not a silent empty response")
+    func pendingIsAnError() {
+        #expect(throws: IncompleteReactorState.self) { try ChallengeReactor.State.pending.response() }
+        #expect(throws: IncompleteReactorState.self) { try MeReactor.State.pending.response() }
+    }
+
+    @Test("mutation descriptions never contain the session token or a transfer code")
+    func mutationsAreRedacted() {
+        let token = String(repeating: "s", count: 43)
+        let mutation = AccountReactor.Mutation.registered(
+            SignedInAccount(account: Self.account, session: SessionToken(token: token, expiresAt: .distantFuture)))
+        #expect(!String(describing: mutation).contains(token))
+        #expect(!String(reflecting: mutation).contains(token))
+        let code = MeReactor.Mutation.issuedTransferCode(.init(code: "ABCD-EFGH-JKMN-PQRS", expiresAt: .distantFuture))
+        #expect(!String(describing: code).contains("ABCD"))
+        var dumped = ""
+        dump(mutation, to: &dumped)
+        #expect(!dumped.contains(token))
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import HummingbirdTesting
+import Testing
+
+@Suite("Sessions and challenges against PostgreSQL")
+struct SessionTests {
+    @Test("sign in with PSS or PKCS#1 v1.5; the token works until sign-out")
+    func signInAndOut() async throws {
+        try await withTestApp { client, _ in
+            let (_, registered) = try await TestDevice.a.register(client)
+            var pkcs1 = TestDevice.a
+            pkcs1.algorithm = "rsa-pkcs1v15-sha256"
+            let (token, account) = try await pkcs1.signIn(client)
+            #expect(account["id"] as? String == registered["id"] as? String)
+            #expect(try await client.send(.get, "/v1/me", token: token).status == .ok)
+            #expect(try await client.send(.delete, "/v1/sessions/current", token: token).status == .noContent)
+            let after = try await client.send(.get, "/v1/me", token: token)
+            #expect(after.status == .unauthorized)
+            #expect(after.errorCode == "unauthorized")
+            #expect(after.headers[.wwwAuthenticate] == "Bearer")
+        }
+    }
+
+    @Test("a valid signature by an unregistered key is 404 account_not_found")
+    func unknownKey() async throws {
+        try await withTestApp { client, _ in
+            let response = try await client.send(.post, "/v1/sessions", json: try await TestDevice.c.proof(client, purpose: "login"))
+            #expect(response.status == .notFound)
+            #expect(response.errorCode == "account_not_found")
+        }
+    }
+
+    @Test("bad proofs are all 401 invalid_signature and open no session")
+    func badProofs() async throws {
+        try await withTestApp { client, database in
+            try await TestDevice.a.register(client)
+            let sessionsBefore = try await database.scalar("SELECT count(*)::int FROM sessions")
+            var cases: [(String, [String: Any])] = []
+
+            // Signed for another purpose.
+            cases.append(("wrong purpose", try await TestDevice.a.proof(client, purpose: "register")))
+            // Signed by another key.
+            var otherKey = try await TestDevice.b.proof(client, purpose: "login")
+            otherKey["publicKey"] = TestDevice.a.publicKeyPEM
+            cases.append(("other key", otherKey))
+            // Tampered nonce: the signature covers another nonce.
+            let (id, nonce) = try await TestDevice.a.challenge(client)
+            cases.append(("tampered", ["publicKey": TestDevice.a.publicKeyPEM, "algorithm": "rsa-pss-sha256", "challengeId": id,
+                                       "signature": TestDevice.a.sign("login", nonce: nonce + "x")]))
+            // PSS signature declared as PKCS#1.
+            var swapped = try await TestDevice.a.proof(client, purpose: "login")
+            swapped["algorithm"] = "rsa-pkcs1v15-sha256"
+            cases.append(("padding swapped", swapped))
+            // Unknown, malformed and empty.
+            var unknown = try await TestDevice.a.proof(client, purpose: "login")
+            unknown["challengeId"] = UUID().uuidString
+            cases.append(("unknown challenge", unknown))
+            var notAnID = try await TestDevice.a.proof(client, purpose: "login")
+            notAnID["challengeId"] = "'; DROP TABLE accounts; --"
+            cases.append(("malformed challenge id", notAnID))
+            var empty = try await TestDevice.a.proof(client, purpose: "login")
+            empty["signature"] = ""
+            cases.append(("empty signature", empty))
+            var garbage = try await TestDevice.a.proof(client, purpose: "login")
+            garbage["signature"] = "!!!not base64!!!"
+            cases.append(("garbage signature", garbage))
+
+            for (name, body) in cases {
+                let response = try await client.send(.post, "/v1/sessions", json: body)
+                #expect(response.status == .unauthorized, "\(name)")
+                #expect(response.errorCode == "invalid_signature", "\(name)")
+                #expect(response.headers[.wwwAuthenticate] == "Bearer", "\(name)")
+            }
+            #expect(try await database.scalar("SELECT count(*)::int FROM sessions") == sessionsBefore)
+        }
+    }
+
+    @Test("an expired challenge is 401 invalid_signature")
+    func expiredChallenge() async throws {
+        try await withTestApp { client, database in
+            try await TestDevice.a.register(client)
+            let body = try await TestDevice.a.proof(client, purpose: "login")
+            try await database.execute("UPDATE auth_challenges SET expires_at = now() - interval '1 second'")
+            let response = try await client.send(.post, "/v1/sessions", json: body)
+            #expect(response.status == .unauthorized)
+            #expect(response.errorCode == "invalid_signature")
+        }
+    }
+
+    @Test("a challenge is single use: 16 parallel sign-ins with one signed challenge yield exactly one session")
+    func parallelReplay() async throws {
+        try await withTestApp { client, database in
+            try await TestDevice.a.register(client)
+            let body = try await TestDevice.a.proof(client, purpose: "login")
+            let sessionsBefore = try await database.scalar("SELECT count(*)::int FROM sessions")
+            let data = try JSONSerialization.data(withJSONObject: body)
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<16 {
+                    group.addTask {
+                        let body = try JSONSerialization.jsonObject(with: data)
+                        return try await client.send(.post, "/v1/sessions", json: body).status.code
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 201 }.count == 1)
+            #expect(statuses.filter { $0 == 401 }.count == 15)
+            #expect(try await database.scalar("SELECT count(*)::int FROM sessions") == sessionsBefore + 1)
+            #expect(try await database.scalar("SELECT count(*)::int FROM auth_challenges") == 0)
+        }
+    }
+
+    @Test("16 parallel registrations with one signed challenge create exactly one account")
+    func parallelRegistration() async throws {
+        try await withTestApp { client, database in
+            let data = try JSONSerialization.data(withJSONObject: try await TestDevice.a.proof(client, purpose: "register"))
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<16 {
+                    group.addTask {
+                        try await client.send(.post, "/v1/accounts", json: try JSONSerialization.jsonObject(with: data)).status.code
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 201 }.count == 1)
+            #expect(statuses.allSatisfy { $0 == 201 || $0 == 401 || $0 == 409 })
+            #expect(try await database.scalar("SELECT count(*)::int FROM accounts") == 1)
+        }
+    }
+
+    @Test("expired, unknown and malformed tokens are 401 with WWW-Authenticate", arguments: ["", "Bearer", "Bearer short", "Basic abc", "Bearer " + String(repeating: "A", count: 43)])
+    func badTokens(header: String) async throws {
+        try await withTestApp { client, _ in
+            let response = try await client.send(.get, "/v1/me", headers: header.isEmpty ? [:] : [.authorization: header])
+            #expect(response.status == .unauthorized)
+            #expect(response.errorCode == "unauthorized")
+            #expect(response.headers[.wwwAuthenticate] == "Bearer")
+        }
+    }
+
+    @Test("a session older than 24 hours stops working")
+    func expiredSession() async throws {
+        try await withTestApp { client, database in
+            let (token, _) = try await TestDevice.a.register(client)
+            try await database.execute("UPDATE sessions SET expires_at = now() - interval '1 second'")
+            #expect(try await client.send(.get, "/v1/me", token: token).status == .unauthorized)
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import PostgresNIO
+import SoomData
+@testable import SoomHTTP
+
+/// Runs `test` against the real application (the same `buildApplication` as production) on a
+/// real HTTP port, backed by a fresh database of its own that is dropped afterwards.
+func withTestApp(_ test: @escaping @Sendable (any TestClientProtocol, TestDatabase) async throws -> Void) async throws {
+    let configuration = try await TestPostgres.shared.makeDatabase()
+    let database = TestDatabase(configuration: configuration)
+    do {
+        let app = try buildApplication(
+            AppConfiguration(hostname: "127.0.0.1", port: 0, database: configuration, logLevel: .warning, migrateOnStart: false))
+        try await app.test(.ahc(.http)) { client in
+            try await test(client, database)
+        }
+    } catch {
+        try? await TestPostgres.shared.drop(configuration)
+        throw error
+    }
+    try await TestPostgres.shared.drop(configuration)
+}
+
+/// Direct access to a test's database, for checking what a request did (or did not) change.
+struct TestDatabase: Sendable {
+    let configuration: DatabaseConfiguration
+
+    /// The single integer a query returns (e.g. a count).
+    func scalar(_ query: PostgresQuery) async throws -> Int {
+        let rows = try await self.rows(query)
+        return try rows[0].decode(Int.self)
+    }
+
+    func execute(_ query: PostgresQuery) async throws {
+        _ = try await self.rows(query)
+    }
+
+    func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        let logger = Logger(label: "soom-test")
+        let connection = try await TestPostgres.connect(self.configuration, logger: logger)
+        do {
+            let rows = try await connection.query(query, logger: logger).collect()
+            try await connection.close()
+            return rows
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+
+    /// Row counts of every identity table: equal snapshots mean a request changed nothing.
+    func snapshot() async throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for table in ["accounts", "auth_challenges", "sessions", "transfer_codes", "withdrawals", "images"] {
+            counts[table] = try await self.scalar("SELECT count(*)::int FROM \(unescaped: table)")
+        }
+        return counts
+    }
+}
+
+extension TestClientProtocol {
+    /// Sends a request with a JSON (or raw) body and an optional bearer token.
+    func send(
+        _ method: HTTPRequest.Method, _ uri: String, json: Any? = nil, raw: String? = nil, token: String? = nil, headers: HTTPFields = [:]
+    ) async throws -> TestResponse {
+        var headers = headers
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        var body: ByteBuffer?
+        if let json {
+            headers[.contentType] = "application/json"
+            body = ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: json))
+        } else if let raw {
+            headers[.contentType] = "application/json"
+            body = ByteBuffer(string: raw)
+        }
+        return try await self.execute(uri: uri, method: method, headers: headers, body: body)
+    }
+}
+
+extension TestResponse {
+    /// The body as a JSON object.
+    var object: [String: Any] {
+        get throws {
+            guard let object = try JSONSerialization.jsonObject(with: Data(self.body.readableBytesView)) as? [String: Any] else {
+                throw ResponseShapeError(body: String(buffer: self.body))
+            }
+            return object
+        }
+    }
+
+    /// `error.code` of a contract error body.
+    var errorCode: String? {
+        ((try? self.object)?["error"] as? [String: Any])?["code"] as? String
+    }
+
+    var errorField: String? {
+        ((try? self.object)?["error"] as? [String: Any])?["field"] as? String
+    }
+}
+
+struct ResponseShapeError: Error, CustomStringConvertible {
+    let body: String
+    var description: String { "not a JSON object: \(self.body.prefix(300))" }
+}
