@@ -1,0 +1,135 @@
+import Foundation
+import SoomDomain
+import Synchronization
+
+/// `IdentityRepository` in memory: each method runs under one lock, so each is atomic, like the
+/// PostgreSQL implementation's transactions.
+final class InMemoryIdentityRepository: IdentityRepository {
+    struct StoredAccount {
+        var account: Account
+        var fingerprint: [UInt8]
+        var nicknameKey: String
+    }
+
+    struct Storage {
+        var challenges: [UUID: Challenge] = [:]
+        var accounts: [UUID: StoredAccount] = [:]
+        var sessions: [[UInt8]: (accountID: UUID, expiresAt: Date)] = [:]
+        var transferCodes: [[UInt8]: (accountID: UUID, expiresAt: Date)] = [:]
+        var withdrawals: [(fingerprint: [UInt8], reason: String, at: Date)] = []
+        var uploads: [String: UUID] = [:]
+        /// Makes the next registrations fail as if someone took the nickname first (a race).
+        var nicknameRacesToLose = 0
+    }
+
+    let storage = Mutex(Storage())
+
+    func insertChallenge(_ challenge: Challenge) async throws {
+        self.storage.withLock { $0.challenges[challenge.id] = challenge }
+    }
+
+    func challenge(id: UUID) async throws -> Challenge? {
+        self.storage.withLock { $0.challenges[id] }
+    }
+
+    func register(_ registration: Registration, session: StoredSession, challengeID: UUID, now: Date) async throws -> RegistrationOutcome {
+        self.storage.withLock { storage in
+            guard let challenge = storage.challenges[challengeID], challenge.isUsable(at: now) else { return .challengeUnavailable }
+            if storage.accounts.values.contains(where: { $0.fingerprint == registration.fingerprint }) { return .keyAlreadyRegistered }
+            if storage.accounts.values.contains(where: { $0.nicknameKey == registration.nickname.key }) { return .nicknameTaken }
+            if storage.nicknameRacesToLose > 0 {
+                storage.nicknameRacesToLose -= 1
+                return .nicknameTaken
+            }
+            storage.challenges[challengeID] = nil
+            let account = Account(
+                id: registration.id, nickname: registration.nickname.value, profileImage: registration.profileImage, bio: "",
+                createdAt: registration.createdAt)
+            storage.accounts[account.id] = StoredAccount(account: account, fingerprint: registration.fingerprint, nicknameKey: registration.nickname.key)
+            storage.sessions[session.tokenHash] = (account.id, session.expiresAt)
+            return .registered(account)
+        }
+    }
+
+    func signIn(fingerprint: [UInt8], session: StoredSession, challengeID: UUID, now: Date) async throws -> SignInOutcome {
+        self.storage.withLock { storage in
+            guard let stored = storage.accounts.values.first(where: { $0.fingerprint == fingerprint }) else { return .unknownKey }
+            guard let challenge = storage.challenges[challengeID], challenge.isUsable(at: now) else { return .challengeUnavailable }
+            storage.challenges[challengeID] = nil
+            storage.sessions[session.tokenHash] = (stored.account.id, session.expiresAt)
+            return .signedIn(stored.account)
+        }
+    }
+
+    func transfer(codeHash: [UInt8], newKey: any DeviceKey, session: StoredSession, challengeID: UUID, now: Date) async throws -> TransferOutcome {
+        self.storage.withLock { storage in
+            guard let challenge = storage.challenges[challengeID], challenge.isUsable(at: now) else { return .challengeUnavailable }
+            guard let code = storage.transferCodes[codeHash], code.expiresAt > now else { return .invalidCode }
+            if storage.accounts.values.contains(where: { $0.fingerprint == newKey.fingerprint && $0.account.id != code.accountID }) {
+                return .keyAlreadyRegistered
+            }
+            storage.challenges[challengeID] = nil
+            storage.transferCodes = storage.transferCodes.filter { $0.value.accountID != code.accountID }
+            storage.sessions = storage.sessions.filter { $0.value.accountID != code.accountID }
+            storage.accounts[code.accountID]!.fingerprint = newKey.fingerprint
+            storage.sessions[session.tokenHash] = (code.accountID, session.expiresAt)
+            return .transferred(storage.accounts[code.accountID]!.account)
+        }
+    }
+
+    func account(sessionTokenHash: [UInt8], now: Date) async throws -> Account? {
+        self.storage.withLock { storage in
+            guard let session = storage.sessions[sessionTokenHash], session.expiresAt > now else { return nil }
+            return storage.accounts[session.accountID]?.account
+        }
+    }
+
+    func deleteSession(tokenHash: [UInt8]) async throws {
+        self.storage.withLock { $0.sessions[tokenHash] = nil }
+    }
+
+    func lastWithdrawal(fingerprint: [UInt8]) async throws -> Date? {
+        self.storage.withLock { $0.withdrawals.filter { $0.fingerprint == fingerprint }.map(\.at).max() }
+    }
+
+    func takenNicknameKeys(_ keys: [String]) async throws -> Set<String> {
+        self.storage.withLock { storage in Set(keys.filter { key in storage.accounts.values.contains { $0.nicknameKey == key } }) }
+    }
+
+    func isUpload(_ imageID: String, ownedBy accountID: UUID) async throws -> Bool {
+        self.storage.withLock { $0.uploads[imageID] == accountID }
+    }
+
+    func updateProfile(accountID: UUID, changes: ProfileChanges) async throws -> Account {
+        try self.storage.withLock { storage throws(SoomError) in
+            guard var stored = storage.accounts[accountID] else { throw SoomError.unauthorized }
+            if let nickname = changes.nickname {
+                if storage.accounts.values.contains(where: { $0.nicknameKey == nickname.key && $0.account.id != accountID }) {
+                    throw SoomError.nicknameTaken
+                }
+                stored.account.nickname = nickname.value
+                stored.nicknameKey = nickname.key
+            }
+            if let bio = changes.bio { stored.account.bio = bio }
+            if let image = changes.profileImage { stored.account.profileImage = image }
+            storage.accounts[accountID] = stored
+            return stored.account
+        }
+    }
+
+    func insertTransferCode(hash: [UInt8], accountID: UUID, expiresAt: Date) async throws {
+        self.storage.withLock { storage in
+            storage.transferCodes = storage.transferCodes.filter { $0.value.accountID != accountID }
+            storage.transferCodes[hash] = (accountID, expiresAt)
+        }
+    }
+
+    func withdraw(accountID: UUID, reason: String, now: Date) async throws {
+        self.storage.withLock { storage in
+            guard let stored = storage.accounts.removeValue(forKey: accountID) else { return }
+            storage.withdrawals.append((stored.fingerprint, reason, now))
+            storage.sessions = storage.sessions.filter { $0.value.accountID != accountID }
+            storage.transferCodes = storage.transferCodes.filter { $0.value.accountID != accountID }
+        }
+    }
+}

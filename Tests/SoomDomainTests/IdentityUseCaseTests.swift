@@ -1,0 +1,165 @@
+import Foundation
+import SoomDomain
+import Testing
+
+@Suite("Identity use cases over in-memory storage")
+struct IdentityUseCaseTests {
+    @Test("register: opens a session whose token authenticates, and stores only its hash")
+    func register() async throws {
+        let world = World()
+        let signedIn = try await world.register("phone", nickname: "별")
+        #expect(signedIn.account.nickname == "별")
+        #expect(signedIn.session.expiresAt == world.clock.now.addingTimeInterval(24 * 3600))
+        let caller = try await world.caller(signedIn)
+        #expect(caller.account.id == signedIn.account.id)
+        let storedHashes = world.repository.storage.withLock { Array($0.sessions.keys) }
+        #expect(storedHashes == [caller.tokenHash])
+        #expect(!storedHashes.contains(Array(signedIn.session.token.utf8)))
+    }
+
+    @Test("register: a suggested nickname taken meanwhile is replaced by another suggestion; a chosen one is not")
+    func suggestionRace() async throws {
+        let world = World()
+        world.repository.storage.withLock { $0.nicknameRacesToLose = 3 }
+        let signedIn = try await world.register("one")
+        #expect(Nickname.check(signedIn.account.nickname).map(\.value) == .success(signedIn.account.nickname))
+        #expect(world.repository.storage.withLock { $0.nicknameRacesToLose } == 0)
+        world.repository.storage.withLock { $0.nicknameRacesToLose = 1 }
+        await #expect(throws: SoomError.nicknameTaken) { try await world.register("two", nickname: "Chosen") }
+    }
+
+    @Test("register: the same key twice is device_already_registered; a taken nickname is nickname_taken")
+    func conflicts() async throws {
+        let world = World()
+        try await world.register("phone", nickname: "Moon")
+        await #expect(throws: SoomError.deviceAlreadyRegistered) { try await world.register("phone") }
+        await #expect(throws: SoomError.nicknameTaken) { try await world.register("tablet", nickname: "MOON") }
+    }
+
+    @Test("register: a key withdrawn less than 7 days ago waits until exactly 7 days have passed")
+    func rejoin() async throws {
+        let world = World()
+        let signedIn = try await world.register("phone")
+        try await Withdraw(world.environment)(try await world.caller(signedIn), reason: "bye")
+        let withdrawnAt = world.clock.now
+        world.clock.advance(by: 6 * 24 * 3600)
+        await #expect(throws: SoomError.rejoinNotAllowed(until: withdrawnAt.addingTimeInterval(7 * 24 * 3600))) {
+            try await world.register("phone")
+        }
+        world.clock.advance(by: 24 * 3600)
+        #expect(try await world.register("phone").account.nickname.isEmpty == false)
+    }
+
+    @Test("sign in: unknown key is account_not_found; expired or reused challenges are invalid_signature")
+    func signIn() async throws {
+        let world = World()
+        await #expect(throws: SoomError.accountNotFound) { try await SignIn(world.environment)(try await world.proof("nobody", .login)) }
+        try await world.register("phone")
+        let proof = try await world.proof("phone", .login)
+        _ = try await SignIn(world.environment)(proof)
+        await #expect(throws: SoomError.self) { try await SignIn(world.environment)(proof) }
+        let late = try await world.proof("phone", .login)
+        world.clock.advance(by: 5 * 60)
+        await #expect {
+            try await SignIn(world.environment)(late)
+        } throws: { error in
+            (error as? SoomError)?.code == "invalid_signature"
+        }
+    }
+
+    @Test("proofs: a signature for another purpose, a bad algorithm, or a bad key are refused before storage changes")
+    func proofs() async throws {
+        let world = World()
+        try await world.register("phone")
+        let registerProof = try await world.proof("phone", .register)
+        await #expect {
+            try await SignIn(world.environment)(registerProof)
+        } throws: { ($0 as? SoomError)?.code == "invalid_signature" }
+        let badAlgorithm = DeviceProof(publicKey: "fake-key:phone", algorithm: "md5", challengeID: registerProof.challengeID, signature: "")
+        await #expect {
+            try await SignIn(world.environment)(badAlgorithm)
+        } throws: { ($0 as? SoomError)?.field == "algorithm" }
+        let badKey = DeviceProof(publicKey: "-----BEGIN", algorithm: "rsa-pss-sha256", challengeID: registerProof.challengeID, signature: "")
+        await #expect {
+            try await SignIn(world.environment)(badKey)
+        } throws: { ($0 as? SoomError)?.code == "invalid_public_key" }
+        // The challenge survived all three refusals.
+        #expect(try await world.repository.challenge(id: UUID(uuidString: registerProof.challengeID)!) != nil)
+    }
+
+    @Test("sign out: the token stops working; other sessions keep working")
+    func signOut() async throws {
+        let world = World()
+        let first = try await world.register("phone")
+        let second = try await SignIn(world.environment)(try await world.proof("phone", .login))
+        try await SignOut(world.environment)(try await world.caller(first))
+        await #expect(throws: SoomError.unauthorized) { try await world.caller(first) }
+        #expect(try await world.caller(second).account.id == first.account.id)
+    }
+
+    @Test("transfer: the account moves to the new key, every old session ends, the code is single use")
+    func transfer() async throws {
+        let world = World()
+        let old = try await world.register("old-phone", nickname: "이사")
+        let issued = try await IssueTransferCode(world.environment)(try await world.caller(old))
+        #expect(issued.expiresAt == world.clock.now.addingTimeInterval(600))
+        let moved = try await TransferAccount(world.environment)(code: issued.code, proof: try await world.proof("new-phone", .transfer))
+        #expect(moved.account.id == old.account.id)
+        await #expect(throws: SoomError.unauthorized) { try await world.caller(old) }
+        await #expect(throws: SoomError.accountNotFound) { try await SignIn(world.environment)(try await world.proof("old-phone", .login)) }
+        _ = try await SignIn(world.environment)(try await world.proof("new-phone", .login))
+        await #expect(throws: SoomError.invalidTransferCode) {
+            try await TransferAccount(world.environment)(code: issued.code, proof: try await world.proof("third", .transfer))
+        }
+    }
+
+    @Test("transfer: an expired code is invalid_transfer_code")
+    func expiredCode() async throws {
+        let world = World()
+        let old = try await world.register("old")
+        let issued = try await IssueTransferCode(world.environment)(try await world.caller(old))
+        world.clock.advance(by: 601)
+        await #expect(throws: SoomError.invalidTransferCode) {
+            try await TransferAccount(world.environment)(code: issued.code, proof: try await world.proof("new", .transfer))
+        }
+    }
+
+    @Test("update profile: only sent fields change; an empty change asks storage nothing")
+    func updateProfile() async throws {
+        let world = World()
+        let signedIn = try await world.register("phone", nickname: "before")
+        let caller = try await world.caller(signedIn)
+        let updated = try await UpdateProfile(world.environment)(caller, .init(profileImage: .some(.builtIn("sky-dawn")), bio: "hello"))
+        #expect(updated.nickname == "before" && updated.bio == "hello" && updated.profileImage == .builtIn(name: "sky-dawn"))
+        let cleared = try await UpdateProfile(world.environment)(try await world.caller(signedIn), .init(profileImage: .some(nil)))
+        #expect(cleared.profileImage == nil && cleared.bio == "hello")
+        await #expect {
+            try await UpdateProfile(world.environment)(caller, .init(profileImage: .some(.upload("someone-elses"))))
+        } throws: { ($0 as? SoomError)?.field == "profileImage" }
+        world.repository.storage.withLock { $0.uploads["mine"] = signedIn.account.id }
+        let withUpload = try await UpdateProfile(world.environment)(caller, .init(profileImage: .some(.upload("mine"))))
+        #expect(withUpload.profileImage == .upload(id: "mine"))
+    }
+
+    @Test("withdraw: keeps only the reason, the time and the fingerprint")
+    func withdraw() async throws {
+        let world = World()
+        let signedIn = try await world.register("phone")
+        try await Withdraw(world.environment)(try await world.caller(signedIn), reason: "이유")
+        let storage = world.repository.storage.withLock { $0 }
+        #expect(storage.accounts.isEmpty && storage.sessions.isEmpty && storage.transferCodes.isEmpty)
+        #expect(storage.withdrawals.map(\.reason) == ["이유"])
+        #expect(storage.withdrawals.map(\.fingerprint) == [FakeIdentityCrypto.Key(name: "phone").fingerprint])
+    }
+
+    @Test("nickname check: reasons in order, then availability")
+    func checkNickname() async throws {
+        let world = World()
+        try await world.register("phone", nickname: "Taken")
+        let check = CheckNickname(world.environment)
+        #expect(try await check("taken") == .taken)
+        #expect(try await check("free") == nil)
+        #expect(try await check("") == .empty)
+        #expect(try await check("관리자") == .reserved)
+    }
+}
