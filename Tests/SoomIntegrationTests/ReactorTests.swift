@@ -67,3 +67,14 @@ struct ReactorTests {
         #expect(!dumped.contains(token))
     }
 }
+
+@Suite("Operations reducer")
+struct OperationsReactorTests {
+    @Test("liveness, readiness either way, and the document")
+    func reduce() {
+        #expect(OperationsReactor.reduce(state: .pending, mutation: .alive) == .alive)
+        #expect(OperationsReactor.reduce(state: .pending, mutation: .databaseChecked(reachable: true)) == .ready)
+        #expect(OperationsReactor.reduce(state: .pending, mutation: .databaseChecked(reachable: false)) == .notReady)
+        #expect(OperationsReactor.reduce(state: .pending, mutation: .documentLoaded) == .document)
+    }
+}

@@ -10,7 +10,7 @@ enum JSON {
             var container = encoder.singleValueContainer()
             try container.encode(JSON.timestamp(date))
         }
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         return encoder
     }()
 

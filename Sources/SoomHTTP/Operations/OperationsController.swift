@@ -7,22 +7,22 @@ struct OperationsController {
     let database: Database
 
     func addRoutes(to routes: CatalogedRoutes<AppRequestContext>) {
-        routes.on(.get, "/healthz") { _, _ in
-            try JSON.response(.ok, ["status": "ok"])
+        routes.on(.get, "/healthz") { _, context in
+            try await self.reactor.respond(to: .checkLiveness, context: context)
         }
-        routes.on(.get, "/readyz") { _, _ in
-            guard await self.database.isReachable() else { throw APIError.databaseUnavailable }
-            return try JSON.response(.ok, ["status": "ready"])
+        routes.on(.get, "/readyz") { _, context in
+            try await self.reactor.respond(to: .checkReadiness, context: context)
         }
-        routes.on(.get, "/openapi.yaml") { _, _ in
-            Response(
-                status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
-                body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.bytes)))
+        routes.on(.get, "/openapi.yaml") { _, context in
+            try await self.reactor.respond(to: .describeAPI, context: context)
         }
     }
+
+    private var reactor: OperationsReactor { OperationsReactor(database: self.database) }
 }
 
 /// The repository's `openapi.yaml`, compiled into the binary.
 public enum OpenAPIDocument {
     public static var bytes: [UInt8] { PackageResources.openapi_yaml }
+    static let buffer = ByteBuffer(bytes: PackageResources.openapi_yaml)
 }
