@@ -48,7 +48,8 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            resources: [.embedInCode("Resources/openapi.yaml")],
+            exclude: ["Resources/backgrounds-src"],
+            resources: [.embedInCode("Resources/openapi.yaml"), .embedInCode("Resources/backgrounds")],
             swiftSettings: strict
         ),
         .executableTarget(

@@ -5,6 +5,10 @@
 --   (one JSON body per line, from presign.py) and the number of wrk threads. Thread i takes
 --   lines i+1, i+1+T, i+1+2T, ... so no body is sent twice. When a thread runs out of bodies it
 --   stops (and says so in the result): the run is then shorter, never a replay.
+-- SOOM_BENCH_MODE=sessions: only `POST /v1/sessions` with the pre-signed bodies (diagnostic:
+--   the sign-in half alone). Same arguments as login.
+-- SOOM_BENCH_MODE=challenges: only `POST /v1/auth/challenges` (diagnostic: the other half), as
+--   a static request.
 -- SOOM_BENCH_MODE=healthz: wrk's own static `GET` of the URL; only done() below.
 --
 -- done() prints one `RESULT key=value ...` line for login.sh. Every non-2xx response is
@@ -45,7 +49,7 @@ function done(summary, latency, requests)
         string.format("socket_errors=%d", e.connect + e.read + e.write + e.timeout),
         string.format("status_errors=%d", e.status),
     }
-    if mode == "login" then
+    if mode == "login" or mode == "sessions" then
         local sessions = sum("ok_sessions")
         table.insert(fields, string.format("sessions_ok=%d", sessions))
         table.insert(fields, string.format("challenges_ok=%d", sum("ok_challenges")))
@@ -67,7 +71,13 @@ end
 
 -- Thread states: init(), request(), response() (login mode only) -----------------------------
 
-if mode == "login" then
+if mode == "challenges" then
+    wrk.method = "POST"
+    wrk.path = "/v1/auth/challenges"
+    wrk.headers["Content-Length"] = "0"
+end
+
+if mode == "login" or mode == "sessions" then
     -- Globals, so that done() can read them with thread:get().
     ok_sessions, ok_challenges, ok_other, failures = 0, 0, 0, 0
     body_count, bodies_sent, exhausted = 0, 0, 0
@@ -94,7 +104,7 @@ if mode == "login" then
     end
 
     function request()
-        send_challenge = not send_challenge
+        send_challenge = mode == "login" and not send_challenge
         if send_challenge then
             return challenge
         end

@@ -20,6 +20,9 @@
 #   SOOM_BENCH_DEVICES=200          registered devices (RSA-2048, half PSS, half PKCS#1)
 #   SOOM_BENCH_SPLIT=1              also run PSS-only and PKCS#1-only (SPLIT_DURATION each)
 #   SOOM_BENCH_SPLIT_DURATION=10
+#   SOOM_BENCH_BREAKDOWN=0          1: also challenges-only and sessions-only runs (SPLIT_DURATION each)
+#   SOOM_BENCH_FRESH=1              1: start from an empty embedded database (removes SOOM_BENCH_DATA
+#                                   first, only if it holds nothing but a Soom cluster); 0: keep it
 #   SOOM_BENCH_SKIP_BUILD=0         1: use the existing .build-release binary
 #   SOOM_BENCH_PERF=0               1: perf profile (system-wide) 5 s into the login run
 set -euo pipefail
@@ -39,6 +42,8 @@ DEVICES=${SOOM_BENCH_DEVICES:-200}
 SPLIT=${SOOM_BENCH_SPLIT:-1}
 SPLIT_DURATION=${SOOM_BENCH_SPLIT_DURATION:-10}
 SPLIT_COUNT=$((EXPECTED_RATE * SPLIT_DURATION * 5 / 4))
+BREAKDOWN=${SOOM_BENCH_BREAKDOWN:-0}
+FRESH=${SOOM_BENCH_FRESH:-1}
 SKIP_BUILD=${SOOM_BENCH_SKIP_BUILD:-0}
 PERF=${SOOM_BENCH_PERF:-0}
 URL="http://127.0.0.1:$PORT"
@@ -93,7 +98,22 @@ BIN="$(swift build -c release --scratch-path .build-release --show-bin-path)/soo
 [[ -x "$BIN" ]] || die "no binary at $BIN"
 
 # 2. Start the server and wait for /readyz ---------------------------------------------------
-if [[ -n "${DATABASE_URL:-}" ]]; then say "using DATABASE_URL"; else say "embedded PostgreSQL under $DATA"; fi
+if [[ -n "${DATABASE_URL:-}" ]]; then
+    say "using DATABASE_URL (rows from earlier runs stay: challenges and sessions accumulate)"
+else
+    if [[ "$FRESH" == 1 && -e "$DATA" ]]; then
+        # Every run leaves ~10^5 never-used challenges behind (the server does not purge them yet),
+        # which slows later runs: start empty. Refuse to remove anything that is not ours.
+        extra=$(find "$DATA" -mindepth 1 -maxdepth 1 ! -name postgres ! -name postgres-credentials -print -quit)
+        [[ -z "$extra" && ( ! -e "$DATA/postgres" || -f "$DATA/postgres/PG_VERSION" ) ]] \
+            || die "$DATA holds more than a Soom cluster ($extra); not removing it"
+        old_pid=$(head -n1 "$DATA/postgres/postmaster.pid" 2>/dev/null || true)
+        [[ -z "$old_pid" ]] || ! kill -0 "$old_pid" 2>/dev/null || die "a PostgreSQL (pid $old_pid) still runs in $DATA"
+        say "removing the previous benchmark database in $DATA"
+        rm -rf -- "$DATA"
+    fi
+    say "embedded PostgreSQL under $DATA"
+fi
 "$BIN" serve --hostname 127.0.0.1 --port "$PORT" --data-directory "$DATA" >"$SERVER_LOG" 2>&1 &
 SERVER_PID=$!
 say "server pid $SERVER_PID, log $SERVER_LOG"
@@ -148,7 +168,7 @@ presign() {
     local expires left
     expires=$(value expires "$line")
     left=$(python3 -c "import time; print(int($expires - time.time()))")
-    say "setup ($name) took $(value total_s "$line") s (challenges+signing $(value sign_s "$line") s); oldest challenge expires in ${left}s"
+    say "setup ($name) took $(value total_s "$line") s (challenges $(value challenges_s "$line") s, signing $(value sign_s "$line") s); oldest challenge expires in ${left}s"
     ((left > seconds + 15)) || die "setup too slow for the 5-minute challenge lifetime: lower SOOM_BENCH_COUNT or SOOM_BENCH_DURATION"
 }
 
@@ -168,38 +188,54 @@ if [[ "$SPLIT" == 1 ]]; then
     run_wrk login-pkcs1 login "$SPLIT_DURATION" "$URL" "$WORK/login-pkcs1.jsonl" "$THREADS"
 fi
 
-# 6. Results ---------------------------------------------------------------------------------
+# 6. Optional breakdown: each half of a login alone ---------------------------------------------
+if [[ "$BREAKDOWN" == 1 ]]; then
+    run_wrk challenges challenges "$SPLIT_DURATION" "$URL/v1/auth/challenges"
+    presign sessions mixed "$((EXPECTED_RATE * SPLIT_DURATION * 5 / 2))" "$SPLIT_DURATION"
+    run_wrk sessions sessions "$SPLIT_DURATION" "$URL" "$WORK/sessions.jsonl" "$THREADS"
+fi
+
+# 7. Results ---------------------------------------------------------------------------------
 if [[ "$PERF" == 1 && -f "$WORK/perf.data" ]]; then
-    perf report -i "$WORK/perf.data" --stdio --no-children --sort comm,dso 2>/dev/null | grep -v '^#' | grep -v '^$' | head -n 15 \
-        >"$WORK/perf-comm-dso.txt" || true
-    perf report -i "$WORK/perf.data" --stdio --no-children --sort comm,symbol -g none 2>/dev/null | grep -v '^#' | grep -v '^$' \
-        | head -n 40 >"$WORK/perf-symbols.txt" || true
+    perf report -i "$WORK/perf.data" --stdio --no-children --sort comm,dso -g none --percent-limit 1 2>/dev/null \
+        | grep -v '^#' | grep -v '^$' >"$WORK/perf-comm-dso.txt" || true
+    perf report -i "$WORK/perf.data" --stdio --no-children --sort comm,dso,symbol -g none --percent-limit 0.3 2>/dev/null \
+        | grep -v '^#' | grep -v '^$' | cut -c1-160 >"$WORK/perf-symbols.txt" || true
 fi
 
 failed=0
+busy_machine=0
 echo
-printf '%-12s %10s %10s %9s %9s %9s %9s %8s %8s %9s %9s\n' run req/s logins/s p50_ms p90_ms p99_ms max_ms errors rss_MB soom_cpu pg_cpu
+row() { printf '%-12s %9s %9s %8s %8s %8s %8s %7s %7s %5s %5s %5s %5s\n' "$@"; }
+row run req/s logins/s p50_ms p90_ms p99_ms max_ms errors rss_MB soom pg wrk other
 while read -r name rest; do
     [[ "$name" == *-setup ]] && continue
     failures=$(value failures "$rest"); sockets=$(value socket_errors "$rest"); exhausted=$(value exhausted_threads "$rest")
     errors=$((failures + sockets))
     ((errors == 0)) || failed=1
     [[ -z "$exhausted" || "$exhausted" == 0 ]] || { failed=1; errors="$errors+ex"; }
-    printf '%-12s %10s %10s %9s %9s %9s %9s %8s %8s %9s %9s\n' "$name" "$(value rps "$rest")" "$(value logins_per_s "$rest" || true)" \
-        "$(value p50_ms "$rest")" "$(value p90_ms "$rest")" "$(value p99_ms "$rest")" "$(value max_ms "$rest")" "$errors" \
-        "$(value soom_rss_max_mb "$rest")" "$(value cpu_soom "$rest")" "$(value cpu_postgres "$rest")"
+    other=$(value cpu_other "$rest")
+    [[ -n "$other" ]] && awk "BEGIN { exit !($other > 0.2) }" && busy_machine=1
+    row "$name" "$(value rps "$rest")" "$(value logins_per_s "$rest")" "$(value p50_ms "$rest")" "$(value p90_ms "$rest")" \
+        "$(value p99_ms "$rest")" "$(value max_ms "$rest")" "$errors" "$(value soom_rss_max_mb "$rest")" \
+        "$(value cpu_soom "$rest")" "$(value cpu_postgres "$rest")" "$(value cpu_wrk "$rest")" "$other"
 done <"$RESULTS"
 echo
 echo "logins/s = successful POST /v1/sessions per second, each paired with one POST /v1/auth/challenges;"
 echo "latency is per request (challenge and session requests together). errors = non-2xx + socket errors;"
-echo "'+ex' = pre-signed bodies ran out (raise SOOM_BENCH_EXPECTED_RATE). cpu in cores of $(nproc)."
+echo "'+ex' = pre-signed bodies ran out (raise SOOM_BENCH_EXPECTED_RATE). soom/pg/wrk/other: CPU in cores"
+echo "of $(nproc) during the run (pg = PostgreSQL, other = everything else on the machine)."
+((busy_machine == 0)) || echo "WARNING: other work used > 0.2 cores during a run; the numbers are low. Run on a quiet machine."
 while read -r name rest; do
     [[ "$name" == *-setup ]] || continue
-    echo "$name: $(value count "$rest") bodies in $(value total_s "$rest") s (keys $(value keys_s "$rest") s, registration $(value register_s "$rest") s, challenges+signing $(value sign_s "$rest") s)"
+    echo "$name: $(value count "$rest") bodies in $(value total_s "$rest") s (keys $(value keys_s "$rest") s, registration $(value register_s "$rest") s, challenges $(value challenges_s "$rest") s, signing $(value sign_s "$rest") s)"
 done <"$RESULTS"
 warnings=$(grep -cE '\b(warning|error|critical)\b' "$SERVER_LOG" || true)
 echo "server log: $warnings warning/error/critical lines ($SERVER_LOG)"
 grep -E '\b(warning|error|critical)\b' "$SERVER_LOG" | head -n 5 || true
-[[ -f "$WORK/perf-comm-dso.txt" ]] && { echo; echo "perf (system-wide, by process and library):"; cat "$WORK/perf-comm-dso.txt"; }
+if [[ -f "$WORK/perf-comm-dso.txt" ]]; then
+    echo; echo "perf, 8 s of the login run, system-wide, by thread name and library (symbols: $WORK/perf-symbols.txt):"
+    cat "$WORK/perf-comm-dso.txt"
+fi
 echo "raw results: $RESULTS; wrk outputs: $WORK/*.wrk"
 exit "$failed"

@@ -4,7 +4,8 @@
 Every --interval seconds for --duration seconds: the soom process's RSS, and the PSS of the
 PostgreSQL postmaster and all its children (PSS, because shared buffers would be counted
 once per backend in RSS). At the end, CPU used during the window, in cores (1.0 = one core
-busy all the time): soom, postgres, wrk, and the whole machine. Prints one line
+busy all the time): soom, postgres, wrk, everything else (cpu_other: other work on the
+machine skews the numbers) and the whole machine. Prints one line
 `MONITOR key=value ...`.
 """
 
@@ -106,7 +107,7 @@ def main():
         f"soom_rss_max_mb={mb(max(soom_rss, default=0)):.0f} soom_rss_end_mb={mb(soom_rss[-1] if soom_rss else 0):.0f} "
         f"pg_pss_max_mb={mb(max(pg_pss, default=0)):.0f} "
         f"cpu_soom={cores(cpu['soom']):.2f} cpu_postgres={cores(cpu['postgres']):.2f} cpu_wrk={cores(cpu['wrk']):.2f} "
-        f"cpu_machine={cores(busy):.2f} cores={os.cpu_count()} window_s={elapsed:.1f}",
+        f"cpu_other={max(0.0, cores(busy - sum(cpu.values()))):.2f} cpu_machine={cores(busy):.2f} cores={os.cpu_count()} window_s={elapsed:.1f}",
         flush=True,
     )
 

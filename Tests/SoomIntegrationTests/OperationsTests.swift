@@ -44,7 +44,9 @@ struct OperationsTests {
             }
         }
         let catalog = EndpointCatalog()
-        _ = buildRouter(identity: TestEnvironment.identity, database: TestEnvironment.database, catalog: catalog)
+        _ = buildRouter(
+            identity: TestEnvironment.identity, cards: TestEnvironment.cards, images: TestEnvironment.images, database: TestEnvironment.database,
+            catalog: catalog)
         let implemented = Set(catalog.endpoints.map { "\($0.method.rawValue) \($0.path)" })
         #expect(implemented.count > 10)
         #expect(implemented.subtracting(described).isEmpty, "routes missing from openapi.yaml: \(implemented.subtracting(described).sorted())")

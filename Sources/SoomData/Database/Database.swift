@@ -1,5 +1,6 @@
 import Logging
 import PostgresNIO
+import Synchronization
 
 /// The application's handle on PostgreSQL: the `PostgresClient` pool plus the rules every query
 /// follows here — a deadline (so an outage fails requests fast instead of queueing them), and
@@ -68,20 +69,78 @@ public struct Database: Sendable {
         }
     }
 
-    /// The operation's result, or `DatabaseUnavailable` once `timeout` has passed (the operation is cancelled).
+    /// The operation's result, or `DatabaseUnavailable` once `timeout` has passed.
+    ///
+    /// The operation runs in a task of its own and is cancelled at the deadline, but the caller does
+    /// not wait for it to wind down: a connection request the pool cannot cancel must not hold a
+    /// request (or a graceful shutdown) hostage. A task group would wait for it.
     static func race<T: Sendable>(_ timeout: Duration, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await operation() }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
+        let outcome = RaceOutcome<T>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                outcome.install(continuation)
+                let work = Task {
+                    do {
+                        outcome.finish(.success(try await operation()))
+                    } catch {
+                        outcome.finish(.failure(error))
+                    }
+                }
+                let deadline = Task {
+                    try await Task.sleep(for: timeout)
+                    outcome.finish(.failure(DatabaseUnavailable(reason: "no answer within \(timeout)")))
+                }
+                outcome.onFinish {
+                    work.cancel()
+                    deadline.cancel()
+                }
             }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let value = first else {
-                throw DatabaseUnavailable(reason: "no answer within \(timeout)")
-            }
-            return value
+        } onCancel: {
+            outcome.finish(.failure(CancellationError()))
         }
+    }
+}
+
+/// The first of several results wins; the continuation is resumed exactly once.
+private final class RaceOutcome<T: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<T, any Error>?
+        var result: Result<T, any Error>?
+        var cleanup: (@Sendable () -> Void)?
+    }
+
+    private let state = Mutex(State())
+
+    func install(_ continuation: CheckedContinuation<T, any Error>) {
+        let early = self.state.withLock { state -> Result<T, any Error>? in
+            if let result = state.result { return result }
+            state.continuation = continuation
+            return nil
+        }
+        if let early { continuation.resume(with: early) }
+    }
+
+    func onFinish(_ cleanup: @escaping @Sendable () -> Void) {
+        let finished = self.state.withLock { state -> Bool in
+            if state.result != nil { return true }
+            state.cleanup = cleanup
+            return false
+        }
+        if finished { cleanup() }
+    }
+
+    func finish(_ result: Result<T, any Error>) {
+        let (continuation, cleanup) = self.state.withLock { state -> (CheckedContinuation<T, any Error>?, (@Sendable () -> Void)?) in
+            guard state.result == nil else { return (nil, nil) }
+            state.result = result
+            defer {
+                state.continuation = nil
+                state.cleanup = nil
+            }
+            return (state.continuation, state.cleanup)
+        }
+        continuation?.resume(with: result)
+        cleanup?()
     }
 }
 

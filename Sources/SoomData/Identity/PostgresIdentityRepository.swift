@@ -176,7 +176,20 @@ public struct PostgresIdentityRepository: IdentityRepository {
                 INSERT INTO withdrawals (key_fingerprint, reason, withdrawn_at)
                 SELECT key_fingerprint, \(reason), \(now) FROM accounts WHERE id = \(accountID)
                 """, logger: self.database.logger)
-            // Sessions, transfer codes and uploads go with the account (ON DELETE CASCADE).
+            // Counters on other people's cards that this account touched are corrected first.
+            try await connection.query(
+                """
+                UPDATE cards c SET like_count = c.like_count - 1
+                FROM likes l WHERE l.account_id = \(accountID) AND l.card_id = c.id AND c.author_id <> \(accountID)
+                """, logger: self.database.logger)
+            try await connection.query(
+                """
+                UPDATE cards p SET comment_count = p.comment_count - d.n
+                FROM (SELECT parent_id, count(*) AS n FROM cards WHERE author_id = \(accountID) AND parent_id IS NOT NULL GROUP BY parent_id) d
+                WHERE p.id = d.parent_id AND p.author_id <> \(accountID)
+                """, logger: self.database.logger)
+            // Sessions, transfer codes, uploads, cards and likes go with the account (ON DELETE CASCADE);
+            // comment cards of others on its cards stay, shown with parentDeleted.
             try await connection.query("DELETE FROM accounts WHERE id = \(accountID)", logger: self.database.logger)
         }
     }

@@ -21,7 +21,8 @@ public struct Migration: Sendable, Equatable {
     /// this list and the folder agree, byte for byte).
     public static func bundled() throws -> [Migration] {
         let files: [(name: String, bytes: [UInt8])] = [
-            ("0001_identity.sql", PackageResources._001_identity_sql)
+            ("0001_identity.sql", PackageResources._001_identity_sql),
+            ("0002_cards.sql", PackageResources._002_cards_sql),
         ]
         return try files.map { file in
             guard let version = Int(file.name.prefix(while: \.isNumber)) else { throw MigrationError.badFileName(file.name) }

@@ -20,6 +20,10 @@ public struct SoomError: Error, Sendable, Equatable, CustomStringConvertible {
         case conflict
         /// The caller must wait before doing this again.
         case restricted
+        /// The request's body is larger than allowed.
+        case payloadTooLarge
+        /// The body is not of a type the route accepts.
+        case unsupportedMediaType
     }
 
     public let kind: Kind

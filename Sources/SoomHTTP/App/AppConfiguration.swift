@@ -9,15 +9,18 @@ public struct AppConfiguration: Sendable {
     public var logLevel: Logger.Level
     /// Apply pending migrations before serving (always true for `soom serve`; tests migrate a template once).
     public var migrateOnStart: Bool
+    /// Run the periodic jobs (popular ranking, story expiry) in this instance.
+    public var backgroundJobs: Bool
 
     public init(
         hostname: String = "127.0.0.1", port: Int = 8080, database: DatabaseConfiguration, logLevel: Logger.Level = .info,
-        migrateOnStart: Bool = true
+        migrateOnStart: Bool = true, backgroundJobs: Bool = true
     ) {
         self.hostname = hostname
         self.port = port
         self.database = database
         self.logLevel = logLevel
         self.migrateOnStart = migrateOnStart
+        self.backgroundJobs = backgroundJobs
     }
 }

@@ -1,7 +1,9 @@
+import Foundation
 import Hummingbird
 import Logging
 import PostgresNIO
 import SoomData
+import ServiceLifecycle
 import SoomDomain
 
 /// The composition root: the whole application on one screen.
@@ -20,21 +22,38 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
     let client = PostgresClient(configuration: configuration.database.clientConfiguration, backgroundLogger: logger)
     let database = Database(client: client, logger: logger)
     let identity = IdentityEnvironment(repository: PostgresIdentityRepository(database: database), crypto: OpenSSLIdentityCrypto())
+    let cardRepository = PostgresCardRepository(database: database)
+    let cards = CardEnvironment(cards: cardRepository)
+    let images = PostgresImageStore(database: database)
+
+    // Background jobs, once the schema is migrated
+    let migrated = OneTimeSignal(signalled: !configuration.migrateOnStart)
+    let jobs: [any Service] =
+        configuration.backgroundJobs
+        ? [
+            PeriodicJob(name: "popular-ranking", every: .seconds(15), startAfter: migrated, logger: logger) {
+                try await cardRepository.refreshPopularRanking(limit: Feed.popularSize)
+            },
+            PeriodicJob(name: "story-expiry", every: .seconds(30), startAfter: migrated, logger: logger) {
+                while try await cardRepository.sweepExpiredStories(limit: 1000) == 1000 {}
+            },
+        ] : []
 
     // HTTP
     let catalog = EndpointCatalog()
-    let router = buildRouter(identity: identity, database: database, catalog: catalog)
+    let router = buildRouter(identity: identity, cards: cards, images: images, database: database, catalog: catalog)
 
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(configuration.hostname, port: configuration.port), serverName: "soom"),
-        services: [client],
+        services: [client] + jobs,
         logger: logger
     )
     if configuration.migrateOnStart {
         app.beforeServerStarts {
             let applied = try await Migrator(client: client, migrations: try Migration.bundled(), logger: logger).migrate()
             logger.info("database schema is up to date", metadata: ["applied": "\(applied.count)", "database": "\(configuration.database)"])
+            migrated.signal()
         }
     }
     return app
@@ -42,7 +61,9 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
 
 /// All routes: operations outside `/v1`, the public and the authenticated parts of `/v1`, and
 /// `405` for wrong methods on known paths. Exposed for tests that check the route list.
-func buildRouter(identity: IdentityEnvironment, database: Database, catalog: EndpointCatalog) -> Router<AppRequestContext> {
+func buildRouter(
+    identity: IdentityEnvironment, cards: CardEnvironment, images: any ImageStore, database: Database, catalog: EndpointCatalog
+) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: ErrorMiddleware())
 
@@ -55,6 +76,9 @@ func buildRouter(identity: IdentityEnvironment, database: Database, catalog: End
 
     OperationsController(database: database).addRoutes(to: root)
     IdentityController(environment: identity).addRoutes(public: v1, authenticated: signedIn)
+    CardsController(cards: cards).addRoutes(to: signedIn)
+    FeedsController(cards: cards).addRoutes(to: signedIn)
+    ImagesController(store: images, now: { Date() }).addRoutes(public: v1, authenticated: signedIn)
 
     catalog.installMethodNotAllowed(on: router)
     return router

@@ -1,7 +1,6 @@
 import Hummingbird
 import Logging
 import NIOCore
-import PostgresNIO
 import SoomData
 import SoomDomain
 
@@ -39,17 +38,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                     error.status, code: error.status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_"),
                     message: error.body ?? error.status.reasonPhrase)
             }
-        case let error as PSQLError:
-            // Only the server's code and message: a query's bound values may be secrets (token hashes, keys).
-            logger.error(
-                "database error",
-                metadata: [
-                    "code": "\(error.code)", "sqlState": "\(error.serverInfo?[.sqlState] ?? "-")",
-                    "message": "\(error.serverInfo?[.message] ?? "-")",
-                ])
-            return .internalError
         default:
-            logger.error("unexpected error", metadata: ["error": "\(error)", "type": "\(type(of: error))"])
+            logger.error("unexpected error", metadata: ["error": "\(loggableDescription(of: error))", "type": "\(type(of: error))"])
             return .internalError
         }
     }

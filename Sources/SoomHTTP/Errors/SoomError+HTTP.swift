@@ -13,6 +13,8 @@ extension SoomError {
             case .notFound: .notFound
             case .conflict: .conflict
             case .restricted: HTTPResponse.Status(code: 423, reasonPhrase: "Locked")
+            case .payloadTooLarge: .contentTooLarge
+            case .unsupportedMediaType: .unsupportedMediaType
             }
         let extra = self.details.mapValues { detail in
             switch detail {

@@ -81,9 +81,9 @@ enum IdentityRequests {
         let nickname: String
     }
 
-    /// `{"default": name}` or `{"imageId": id}`: exactly one of the two.
+    /// `{"default": name}` or `{"imageId": id}`: exactly one of the two (profile pictures and card backgrounds).
     struct ProfileImage: Decodable {
-        let choice: ProfileImageChoice
+        let choice: ImageChoice
 
         enum CodingKeys: String, CodingKey { case `default`, imageId }
 
@@ -95,8 +95,9 @@ enum IdentityRequests {
             case (let name?, nil): self.choice = .builtIn(name)
             case (nil, let id?): self.choice = .upload(id)
             default:
-                throw SoomError.invalidRequest(
-                    "profileImage must be {\"default\": name} or {\"imageId\": id}.", field: "profileImage")
+                // The field is named by where it stands: profileImage, background.
+                let field = decoder.codingPath.last?.stringValue ?? "image"
+                throw SoomError.invalidRequest("\(field) must be {\"default\": name} or {\"imageId\": id}.", field: field)
             }
         }
     }

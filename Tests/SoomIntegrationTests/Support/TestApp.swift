@@ -10,7 +10,9 @@ import SoomData
 /// Runs `test` against the real application (the same `buildApplication` as production) on a
 /// real HTTP port, backed by a fresh database of its own that is dropped afterwards.
 func withTestApp(_ test: @escaping @Sendable (any TestClientProtocol, TestDatabase) async throws -> Void) async throws {
-    let configuration = try await TestPostgres.shared.makeDatabase()
+    var configuration = try await TestPostgres.shared.makeDatabase()
+    // Many tests run at once against one server: each app gets a small pool.
+    configuration.maximumConnections = 6
     let database = TestDatabase(configuration: configuration)
     do {
         let app = try buildApplication(

@@ -11,4 +11,16 @@ enum TestEnvironment {
         client: PostgresClient(configuration: .init(host: "127.0.0.1", port: 1, username: "nobody", password: nil, database: nil, tls: .disable)),
         logger: Logger(label: "soom-test"))
     static let identity = IdentityEnvironment(repository: PostgresIdentityRepository(database: database), crypto: OpenSSLIdentityCrypto())
+    static let cards = CardEnvironment(cards: PostgresCardRepository(database: database))
+    static let images = PostgresImageStore(database: database)
+}
+
+extension TestDatabase {
+    /// A card repository on this test's database, for calling maintenance work directly.
+    func withCardRepository<T: Sendable>(_ body: (PostgresCardRepository) async throws -> T) async throws -> T {
+        let client = PostgresClient(configuration: self.configuration.clientConfiguration)
+        let running = Task { await client.run() }
+        defer { running.cancel() }
+        return try await body(PostgresCardRepository(database: Database(client: client, logger: Logger(label: "soom-test"))))
+    }
 }

@@ -65,7 +65,7 @@ actor TestPostgres {
             let root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("soom-test-\(getpid())")
             let embedded = try EmbeddedPostgres(
                 dataDirectory: root.appendingPathComponent("postgres"), databaseName: "postgres",
-                settings: ["fsync": "off", "synchronous_commit": "off", "full_page_writes": "off", "max_connections": "300"],
+                settings: ["fsync": "off", "synchronous_commit": "off", "full_page_writes": "off", "max_connections": "500"],
                 logger: logger)
             ExitCleanup.register(embedded, removing: root)
             admin = try await embedded.start()

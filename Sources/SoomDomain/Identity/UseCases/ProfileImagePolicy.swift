@@ -1,7 +1,7 @@
 import Foundation
 
-/// A profile picture as a client chooses it: `{"default": name}` or `{"imageId": id}`.
-public enum ProfileImageChoice: Sendable, Equatable {
+/// A picture as a client chooses it (a profile picture or a card background): `{"default": name}` or `{"imageId": id}`.
+public enum ImageChoice: Sendable, Equatable {
     case builtIn(String)
     case upload(String)
 }
@@ -15,7 +15,7 @@ struct ProfileImagePolicy: Sendable {
         self.environment = environment
     }
 
-    func resolve(_ choice: ProfileImageChoice?, for accountID: UUID) async throws -> ImageReference? {
+    func resolve(_ choice: ImageChoice?, for accountID: UUID) async throws -> ImageReference? {
         switch choice {
         case nil:
             return nil
@@ -29,6 +29,16 @@ struct ProfileImagePolicy: Sendable {
                 throw SoomError.validationFailed(field: "profileImage", "No image with that id was uploaded by this account.")
             }
             return .upload(id: id)
+        }
+    }
+}
+
+extension ImageChoice {
+    /// The reference stored for this choice (ownership and existence are checked elsewhere).
+    public var reference: ImageReference {
+        switch self {
+        case .builtIn(let name): .builtIn(name: name)
+        case .upload(let id): .upload(id: id.lowercased())
         }
     }
 }

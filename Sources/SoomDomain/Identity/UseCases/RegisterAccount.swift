@@ -21,10 +21,10 @@ public struct RegisterAccount: Sendable {
     public struct Input: Sendable, Equatable {
         public let proof: DeviceProof
         public let nickname: String?
-        public let profileImage: ProfileImageChoice?
+        public let profileImage: ImageChoice?
         public let language: NicknameSuggester.Language
 
-        public init(proof: DeviceProof, nickname: String?, profileImage: ProfileImageChoice?, language: NicknameSuggester.Language = .korean) {
+        public init(proof: DeviceProof, nickname: String?, profileImage: ImageChoice?, language: NicknameSuggester.Language = .korean) {
             self.proof = proof
             self.nickname = nickname
             self.profileImage = profileImage

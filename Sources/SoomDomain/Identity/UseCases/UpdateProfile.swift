@@ -11,10 +11,10 @@ public struct UpdateProfile: Sendable {
     /// The fields as sent; `nil` means "not sent". `profileImage: .some(nil)` removes the picture.
     public struct Input: Sendable, Equatable {
         public let nickname: String?
-        public let profileImage: ProfileImageChoice??
+        public let profileImage: ImageChoice??
         public let bio: String?
 
-        public init(nickname: String? = nil, profileImage: ProfileImageChoice?? = nil, bio: String? = nil) {
+        public init(nickname: String? = nil, profileImage: ImageChoice?? = nil, bio: String? = nil) {
             self.nickname = nickname
             self.profileImage = profileImage
             self.bio = bio

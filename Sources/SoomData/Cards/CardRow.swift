@@ -1,0 +1,59 @@
+import Foundation
+import PostgresNIO
+import SoomDomain
+
+/// How a card is read: one select list (the full `Card` shape, author and viewer flags
+/// included) so that every feed is one round trip whatever the page size.
+enum CardRow {
+    /// A card is live when it has not expired (deleted cards are gone from the table).
+    static let live = "(c.expires_at IS NULL OR c.expires_at > now())"
+
+    /// The columns `decode` reads, for `viewer`; `distance` is an SQL expression or nil.
+    static func select(viewer: String, distance: String? = nil) -> String {
+        """
+        c.id, c.content, c.font, c.background_kind, c.background_ref, c.tags, c.parent_id,
+        (c.parent_id IS NOT NULL AND NOT EXISTS (
+            SELECT 1 FROM cards p WHERE p.id = c.parent_id AND (p.expires_at IS NULL OR p.expires_at > now()))) AS parent_deleted,
+        c.created_at, c.expires_at, c.like_count, c.comment_count,
+        EXISTS (SELECT 1 FROM likes l WHERE l.card_id = c.id AND l.account_id = \(viewer)) AS liked_by_me,
+        c.author_id = \(viewer) AS is_mine,
+        a.id, a.nickname, a.profile_image_kind, a.profile_image_ref,
+        \(distance ?? "NULL::float8") AS distance,
+        (extract(epoch FROM c.created_at) * 1000000)::int8 AS micros
+        """
+    }
+
+    static let columnCount = 20
+
+    static func decode(_ row: PostgresRow) throws -> (card: Card, micros: Int64) {
+        let cells = row.makeRandomAccess()
+        let backgroundKind = try cells[3].decode(String.self)
+        let backgroundRef = try cells[4].decode(String.self)
+        let authorImage = AccountRow.image(kind: try cells[16].decode(String?.self), reference: try cells[17].decode(String?.self))
+        let card = Card(
+            id: try cells[0].decode(UUID.self),
+            content: try cells[1].decode(String.self),
+            font: CardFont(rawValue: try cells[2].decode(String.self)) ?? .default,
+            background: AccountRow.image(kind: backgroundKind, reference: backgroundRef) ?? .builtIn(name: backgroundRef),
+            tags: try cells[5].decode([String].self),
+            author: UserSummary(id: try cells[14].decode(UUID.self), nickname: try cells[15].decode(String.self), profileImage: authorImage),
+            parentID: try cells[6].decode(UUID?.self),
+            parentDeleted: try cells[7].decode(Bool.self),
+            createdAt: try cells[8].decode(Date.self),
+            expiresAt: try cells[9].decode(Date?.self),
+            likeCount: try cells[10].decode(Int.self),
+            commentCount: try cells[11].decode(Int.self),
+            likedByMe: try cells[12].decode(Bool.self),
+            isMine: try cells[13].decode(Bool.self),
+            distanceMeters: try cells[18].decode(Double?.self)
+        )
+        return (card, try cells[19].decode(Int64.self))
+    }
+
+    /// The keyset condition "after this position" for newest-first lists.
+    static func after(_ position: FeedPosition, _ builder: inout SQLBuilder) -> String {
+        let micros = builder.bind(position.createdAtMicros)
+        let id = builder.bind(position.id)
+        return "(c.created_at, c.id) < (timestamptz 'epoch' + \(micros)::int8 * interval '1 microsecond', \(id))"
+    }
+}

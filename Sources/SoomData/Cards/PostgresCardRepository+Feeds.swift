@@ -1,0 +1,167 @@
+import Foundation
+import PostgresNIO
+import SoomDomain
+
+extension PostgresCardRepository {
+    /// One SQL round trip per page (a second only to tell an empty list from a missing subject).
+    /// Asks for one card more than the page to know whether another page follows.
+    public func page(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
+        var builder = SQLBuilder()
+        let viewerParameter = builder.bind(viewer)
+        let from = "FROM cards c JOIN accounts a ON a.id = c.author_id"
+        var conditions = [CardRow.live]
+        var distance: String?
+        switch feed {
+        case .latest:
+            conditions.append("c.parent_id IS NULL")
+        case .author(let id):
+            conditions.append("c.author_id = \(builder.bind(id)) AND c.parent_id IS NULL")
+        case .comments(let parent):
+            conditions.append("c.parent_id = \(builder.bind(parent))")
+        case .nearby(let location, let radius):
+            let (expression, nearby) = Self.nearby(location, radius, &builder)
+            distance = expression
+            conditions.append(nearby)
+        case .popular:
+            return try await self.popularPage(after: position, limit: limit, viewer: viewer)
+        }
+        if let position {
+            conditions.append(CardRow.after(position, &builder))
+        }
+        let limitParameter = builder.bind(limit + 1)
+        builder.append(
+            "SELECT \(CardRow.select(viewer: viewerParameter, distance: distance)) \(from) WHERE \(conditions.joined(separator: " AND ")) "
+                + "ORDER BY c.created_at DESC, c.id DESC LIMIT \(limitParameter)")
+        let rows = try await self.database.rows(builder.query).map(CardRow.decode)
+        if rows.isEmpty, !(try await self.subjectExists(of: feed)) { return nil }
+        let page = rows.prefix(limit)
+        let next = rows.count > limit ? page.last.map { FeedPosition(createdAtMicros: $0.micros, id: $0.card.id) } : nil
+        return FeedPage(cards: page.map(\.card), next: next)
+    }
+
+    private func subjectExists(of feed: Feed) async throws -> Bool {
+        switch feed {
+        case .latest, .popular, .nearby:
+            return true
+        case .author(let id):
+            return !(try await self.database.rows("SELECT 1 FROM accounts WHERE id = \(id)")).isEmpty
+        case .comments(let parent):
+            return !(try await self.database.rows(
+                "SELECT 1 FROM cards c WHERE c.id = \(parent) AND (c.expires_at IS NULL OR c.expires_at > now())")).isEmpty
+        }
+    }
+
+    /// Mean Earth radius (IUGG), metres: distances are great-circle distances on this sphere.
+    static let earthRadius = 6_371_008.8
+
+    /// The exact haversine distance, and a condition that first narrows the search with the GiST
+    /// index (a latitude/longitude box, split in two across the antimeridian) and then keeps only
+    /// cards truly within the radius.
+    static func nearby(_ location: GeoLocation, _ radius: NearbyRadius, _ builder: inout SQLBuilder) -> (distance: String, condition: String) {
+        let latitude = builder.bind(location.latitude)
+        let longitude = builder.bind(location.longitude)
+        let distance = """
+            (2 * \(Self.earthRadius) * asin(least(1, sqrt(
+                power(sin(radians(c.latitude - \(latitude)) / 2), 2)
+                + cos(radians(\(latitude))) * cos(radians(c.latitude)) * power(sin(radians(c.longitude - \(longitude)) / 2), 2)))))
+            """
+        let angular = radius.metres / Self.earthRadius * 180 / .pi
+        let south = location.latitude - angular
+        let north = location.latitude + angular
+        var boxes: [(Double, Double, Double, Double)] = []
+        if south <= -90 || north >= 90 {
+            boxes = [(-180, max(south, -90), 180, min(north, 90))]
+        } else {
+            let spread = asin(min(1, sin(radius.metres / Self.earthRadius) / cos(location.latitude * .pi / 180))) * 180 / .pi
+            let west = location.longitude - spread
+            let east = location.longitude + spread
+            if west < -180 {
+                boxes = [(west + 360, south, 180, north), (-180, south, east, north)]
+            } else if east > 180 {
+                boxes = [(west, south, 180, north), (-180, south, east - 360, north)]
+            } else {
+                boxes = [(west, south, east, north)]
+            }
+        }
+        let inBox = boxes.map { box in
+            "point(c.longitude, c.latitude) <@ box(point(\(builder.bind(box.0)), \(builder.bind(box.1))), point(\(builder.bind(box.2)), \(builder.bind(box.3))))"
+        }
+        let condition = "c.parent_id IS NULL AND c.latitude IS NOT NULL AND (\(inBox.joined(separator: " OR "))) AND \(distance) <= \(builder.bind(radius.metres))"
+        return (distance, condition)
+    }
+
+    /// A page of the latest ranking generation (or of the cursor's, while it is kept), in rank order.
+    private func popularPage(after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage {
+        var builder = SQLBuilder()
+        let viewerParameter = builder.bind(viewer)
+        let generation = builder.bind(position?.ranking?.generation)
+        let rank = builder.bind(position?.ranking?.rank ?? 0)
+        let limitParameter = builder.bind(limit + 1)
+        builder.append(
+            """
+            SELECT \(CardRow.select(viewer: viewerParameter)), r.rank, r.generation
+            FROM popular_rankings r JOIN cards c ON c.id = r.card_id JOIN accounts a ON a.id = c.author_id
+            WHERE r.generation = (SELECT COALESCE(
+                    (SELECT generation FROM popular_generations WHERE generation = \(generation)),
+                    (SELECT max(generation) FROM popular_generations)))
+              AND r.rank > \(rank) AND \(CardRow.live)
+            ORDER BY r.rank LIMIT \(limitParameter)
+            """)
+        let rows = try await self.database.rows(builder.query).map { row in
+            let (card, micros) = try CardRow.decode(row)
+            let cells = row.makeRandomAccess()
+            let ranking = FeedPosition.Ranking(
+                generation: try cells[CardRow.columnCount + 1].decode(Int64.self), rank: try cells[CardRow.columnCount].decode(Int.self))
+            return (card, FeedPosition(createdAtMicros: micros, id: card.id, ranking: ranking))
+        }
+        let page = rows.prefix(limit)
+        return FeedPage(cards: page.map(\.0), next: rows.count > limit ? page.last?.1 : nil)
+    }
+
+    public func refreshPopularRanking(limit: Int) async throws {
+        try await self.database.transaction { connection in
+            let logger = self.database.logger
+            // One instance at a time; the others skip this round.
+            let locked = try await connection.query("SELECT pg_try_advisory_xact_lock(\(Self.popularLockKey))", logger: logger).collect()
+            guard try locked[0].decode(Bool.self) else { return }
+            try await connection.query(
+                """
+                WITH generation AS (INSERT INTO popular_generations (computed_at) VALUES (now()) RETURNING generation)
+                INSERT INTO popular_rankings (generation, rank, card_id, score)
+                SELECT g.generation, row_number() OVER (ORDER BY t.score DESC, t.created_at DESC, t.id DESC), t.id, t.score
+                FROM generation g, (
+                    SELECT id, created_at, 5 * like_count + 3 * comment_count AS score FROM cards c
+                    WHERE c.parent_id IS NULL AND c.created_at > now() - interval '7 days' AND (c.expires_at IS NULL OR c.expires_at > now())
+                    ORDER BY score DESC, created_at DESC, id DESC LIMIT \(limit)) t
+                """, logger: logger)
+            // Pages of a generation stay stable for an hour; older ones go.
+            try await connection.query(
+                """
+                DELETE FROM popular_generations WHERE computed_at < now() - interval '1 hour'
+                AND generation < (SELECT max(generation) FROM popular_generations)
+                """, logger: logger)
+        }
+    }
+
+    /// Arbitrary, fixed: the advisory lock all instances agree on for the ranking ("soompopu").
+    static let popularLockKey: Int64 = 0x736F_6F6D_706F_7075
+
+    public func sweepExpiredStories(limit: Int) async throws -> Int {
+        let rows = try await self.database.rows(
+            """
+            WITH expired AS (
+                SELECT id FROM cards WHERE expires_at <= now() ORDER BY expires_at LIMIT \(limit) FOR UPDATE SKIP LOCKED),
+            deleted AS (DELETE FROM cards WHERE id IN (SELECT id FROM expired) RETURNING parent_id, author_id),
+            parents AS (
+                UPDATE cards p SET comment_count = p.comment_count - d.n
+                FROM (SELECT parent_id, count(*) AS n FROM deleted WHERE parent_id IS NOT NULL GROUP BY parent_id) d
+                WHERE p.id = d.parent_id AND p.id NOT IN (SELECT id FROM expired)),
+            authors AS (
+                UPDATE accounts a SET card_count = a.card_count - d.n
+                FROM (SELECT author_id, count(*) AS n FROM deleted WHERE parent_id IS NULL GROUP BY author_id) d
+                WHERE a.id = d.author_id)
+            SELECT count(*)::int FROM deleted
+            """)
+        return try rows[0].decode(Int.self)
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import PostgresNIO
+import SoomDomain
+
+/// `CardRepository` on PostgreSQL. Writes are single statements (atomic by themselves) or one
+/// transaction; counters change in the same statement as the rows they count.
+public struct PostgresCardRepository: CardRepository {
+    let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    public func create(_ card: NewCard, idempotency: IdempotencyRecord?) async throws -> CreateCardOutcome {
+        guard let idempotency else {
+            return try await Self.insert(card, run: { try await self.database.rows($0) })
+        }
+        let logger = self.database.logger
+        let outcome: IdempotentCreation
+        do {
+            outcome = try await self.database.transaction { connection in
+            let claimed = try await connection.query(
+                """
+                INSERT INTO idempotency_keys (account_id, key, request, card_id, created_at)
+                VALUES (\(card.author.id), \(idempotency.key), \(idempotency.request), \(card.id), \(card.createdAt))
+                ON CONFLICT (account_id, key) DO UPDATE
+                    SET request = EXCLUDED.request, card_id = EXCLUDED.card_id, created_at = EXCLUDED.created_at
+                    WHERE idempotency_keys.created_at <= \(card.createdAt.addingTimeInterval(-IdempotencyRecord.lifetime))
+                RETURNING 1
+                """, logger: logger
+            ).collect()
+            if claimed.isEmpty {
+                // Seen within 24 hours (the first request has committed: the insert waited for it).
+                let rows = try await connection.query(
+                    "SELECT request, card_id FROM idempotency_keys WHERE account_id = \(card.author.id) AND key = \(idempotency.key)",
+                    logger: logger
+                ).collect()
+                let (request, cardID) = try rows[0].decode((String, UUID).self)
+                return request == idempotency.request ? .replay(cardID) : .done(.idempotencyKeyReused)
+            }
+            let outcome = try await Self.insert(card, run: { try await connection.query($0, logger: logger).collect() })
+            // Nothing was created: give the key back by rolling back.
+            if case .created = outcome { return .done(outcome) }
+            throw NotCreated(outcome: outcome)
+        }
+        } catch let notCreated as NotCreated {
+            return notCreated.outcome
+        }
+        switch outcome {
+        case .done(let outcome):
+            return outcome
+        case .replay(let cardID):
+            guard let card = try await self.card(id: cardID, viewer: card.author.id) else { return .replayedCardGone }
+            return .replayed(card)
+        }
+    }
+
+    private enum IdempotentCreation: Sendable {
+        case done(CreateCardOutcome)
+        case replay(UUID)
+    }
+
+    private struct NotCreated: Error {
+        let outcome: CreateCardOutcome
+    }
+
+    /// One statement: checks the background's owner and the parent's liveness, counts the comment
+    /// card on its parent or the card on its author, and inserts — all or nothing.
+    private static func insert(_ card: NewCard, run: (PostgresQuery) async throws -> [PostgresRow]) async throws -> CreateCardOutcome {
+        let draft = card.draft
+        let background = AccountRow.columns(of: draft.background.reference)
+        let uploadID: UUID? = if case .upload(let id) = draft.background { UUID(uuidString: id) } else { nil }
+        let rows = try await run(
+            """
+            WITH background_ok AS (
+                SELECT \(background.kind) = 'default'
+                    OR EXISTS (SELECT 1 FROM images WHERE id = \(uploadID) AND owner_id = \(card.author.id)) AS ok),
+            parent AS (
+                UPDATE cards SET comment_count = comment_count + 1
+                WHERE id = \(card.parentID) AND (expires_at IS NULL OR expires_at > now()) AND (SELECT ok FROM background_ok)
+                RETURNING id),
+            inserted AS (
+                INSERT INTO cards (id, author_id, parent_id, content, font, background_kind, background_ref, tags,
+                                   latitude, longitude, created_at, expires_at)
+                SELECT \(card.id), \(card.author.id), \(card.parentID), \(draft.content.text), \(draft.font.rawValue),
+                       \(background.kind), \(background.reference), \(draft.tags.map(\.name)),
+                       \(draft.location?.latitude), \(draft.location?.longitude), \(card.createdAt), \(card.expiresAt)
+                WHERE (SELECT ok FROM background_ok) AND (\(card.parentID)::uuid IS NULL OR EXISTS (SELECT 1 FROM parent))
+                RETURNING parent_id),
+            counted AS (
+                UPDATE accounts SET card_count = card_count + 1
+                WHERE id = \(card.author.id) AND EXISTS (SELECT 1 FROM inserted WHERE parent_id IS NULL))
+            SELECT (SELECT count(*) FROM inserted)::int, (SELECT ok FROM background_ok)
+            """)
+        let (inserted, backgroundOK) = try rows[0].decode((Int, Bool).self)
+        if inserted == 1 { return .created(card.asPosted) }
+        return backgroundOK ? .parentNotFound : .backgroundNotOwned
+    }
+
+    public func card(id: UUID, viewer: UUID) async throws -> Card? {
+        var builder = SQLBuilder()
+        let viewerParameter = builder.bind(viewer)
+        let idParameter = builder.bind(id)
+        builder.append(
+            "SELECT \(CardRow.select(viewer: viewerParameter)) FROM cards c JOIN accounts a ON a.id = c.author_id "
+                + "WHERE c.id = \(idParameter) AND \(CardRow.live)")
+        return try await self.database.rows(builder.query).first.map { try CardRow.decode($0).card }
+    }
+
+    public func delete(cardID: UUID, by accountID: UUID) async throws -> DeleteCardOutcome {
+        let rows = try await self.database.rows(
+            """
+            WITH target AS (
+                SELECT id, author_id FROM cards c WHERE c.id = \(cardID) AND (c.expires_at IS NULL OR c.expires_at > now())),
+            deleted AS (
+                DELETE FROM cards WHERE id IN (SELECT id FROM target WHERE author_id = \(accountID)) RETURNING parent_id, author_id),
+            parent AS (
+                UPDATE cards SET comment_count = comment_count - 1 WHERE id IN (SELECT parent_id FROM deleted)),
+            author AS (
+                UPDATE accounts SET card_count = card_count - 1 WHERE id IN (SELECT author_id FROM deleted WHERE parent_id IS NULL))
+            SELECT (SELECT author_id FROM target), (SELECT count(*) FROM deleted)::int
+            """)
+        let (author, deleted) = try rows[0].decode((UUID?, Int).self)
+        if deleted == 1 { return .deleted }
+        // Not there, or deleted by a concurrent request of the author: either way it is gone.
+        guard let author, author != accountID else { return .notFound }
+        return .notOwner
+    }
+
+    public func setLike(_ liked: Bool, cardID: UUID, by accountID: UUID) async throws -> LikeState? {
+        let rows: [PostgresRow]
+        if liked {
+            rows = try await self.database.rows(
+                """
+                WITH target AS (SELECT id, like_count FROM cards c WHERE c.id = \(cardID) AND (c.expires_at IS NULL OR c.expires_at > now())),
+                added AS (
+                    INSERT INTO likes (card_id, account_id, created_at) SELECT id, \(accountID), now() FROM target
+                    ON CONFLICT DO NOTHING RETURNING card_id),
+                counted AS (UPDATE cards SET like_count = like_count + 1 WHERE id IN (SELECT card_id FROM added) RETURNING like_count)
+                SELECT EXISTS (SELECT 1 FROM target), COALESCE((SELECT like_count FROM counted), (SELECT like_count FROM target))
+                """)
+        } else {
+            rows = try await self.database.rows(
+                """
+                WITH target AS (SELECT id, like_count FROM cards c WHERE c.id = \(cardID) AND (c.expires_at IS NULL OR c.expires_at > now())),
+                removed AS (
+                    DELETE FROM likes WHERE card_id IN (SELECT id FROM target) AND account_id = \(accountID) RETURNING card_id),
+                counted AS (UPDATE cards SET like_count = like_count - 1 WHERE id IN (SELECT card_id FROM removed) RETURNING like_count)
+                SELECT EXISTS (SELECT 1 FROM target), COALESCE((SELECT like_count FROM counted), (SELECT like_count FROM target))
+                """)
+        }
+        let (exists, count) = try rows[0].decode((Bool, Int?).self)
+        guard exists, let count else { return nil }
+        return LikeState(liked: liked, likeCount: count)
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// A card or comment card as a viewer sees it (the contract's `Card`).
+public struct Card: Sendable, Equatable {
+    public let id: UUID
+    public let content: String
+    public let font: CardFont
+    public let background: ImageReference
+    public let tags: [String]
+    public let author: UserSummary
+    public let parentID: UUID?
+    /// The card this one answers no longer exists (deleted or expired).
+    public let parentDeleted: Bool
+    public let createdAt: Date
+    /// Stories only.
+    public let expiresAt: Date?
+    public let likeCount: Int
+    public let commentCount: Int
+    public let likedByMe: Bool
+    public let isMine: Bool
+    /// Filled only by the nearby feed.
+    public let distanceMeters: Double?
+
+    public init(
+        id: UUID, content: String, font: CardFont, background: ImageReference, tags: [String], author: UserSummary, parentID: UUID?,
+        parentDeleted: Bool, createdAt: Date, expiresAt: Date?, likeCount: Int, commentCount: Int, likedByMe: Bool, isMine: Bool,
+        distanceMeters: Double?
+    ) {
+        self.id = id
+        self.content = content
+        self.font = font
+        self.background = background
+        self.tags = tags
+        self.author = author
+        self.parentID = parentID
+        self.parentDeleted = parentDeleted
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.likeCount = likeCount
+        self.commentCount = commentCount
+        self.likedByMe = likedByMe
+        self.isMine = isMine
+        self.distanceMeters = distanceMeters
+    }
+}
+
+/// Another account as lists show it (the contract's `UserSummary`).
+public struct UserSummary: Sendable, Equatable {
+    public let id: UUID
+    public let nickname: String
+    public let profileImage: ImageReference?
+
+    public init(id: UUID, nickname: String, profileImage: ImageReference?) {
+        self.id = id
+        self.nickname = nickname
+        self.profileImage = profileImage
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// Storage for cards, comment cards and likes. Every method is atomic; counters (likes,
+/// comment cards, an author's cards) change in the same transaction as what they count.
+///
+/// Only live cards are ever returned: not deleted, not an expired story.
+public protocol CardRepository: Sendable {
+    /// Creates the card (and, for a comment card, counts it on its live parent).
+    /// With an idempotency record, a second call with the same key replays the first card.
+    func create(_ card: NewCard, idempotency: IdempotencyRecord?) async throws -> CreateCardOutcome
+    /// The card as `viewer` sees it.
+    func card(id: UUID, viewer: UUID) async throws -> Card?
+    /// Deletes the author's card; its comment cards stay.
+    func delete(cardID: UUID, by accountID: UUID) async throws -> DeleteCardOutcome
+    /// Likes or unlikes, idempotently. Nil when the card does not exist (or is not live).
+    func setLike(_ liked: Bool, cardID: UUID, by accountID: UUID) async throws -> LikeState?
+    /// One page of a feed, as `viewer` sees it, after `position` (nil: the first page).
+    /// `nil` when the feed's subject (a parent card, an author) does not exist.
+    func page(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage?
+    /// Recomputes the popular ranking (at most `limit` cards of the last seven days).
+    func refreshPopularRanking(limit: Int) async throws
+    /// Deletes up to `limit` expired stories, correcting the counters that counted them; returns how many.
+    func sweepExpiredStories(limit: Int) async throws -> Int
+}
+
+/// A card about to be stored.
+public struct NewCard: Sendable, Equatable {
+    public let id: UUID
+    public let author: UserSummary
+    public let parentID: UUID?
+    public let draft: CardDraft
+    public let createdAt: Date
+
+    public init(id: UUID, author: UserSummary, parentID: UUID?, draft: CardDraft, createdAt: Date) {
+        self.id = id
+        self.author = author
+        self.parentID = parentID
+        self.draft = draft
+        self.createdAt = createdAt
+    }
+
+    public var expiresAt: Date? { self.draft.isStory ? self.createdAt.addingTimeInterval(CardDraft.storyLifetime) : nil }
+
+    /// The card as its author sees it right after posting: no likes, no comment cards yet.
+    public var asPosted: Card {
+        Card(
+            id: self.id, content: self.draft.content.text, font: self.draft.font, background: self.draft.background.reference,
+            tags: self.draft.tags.map(\.name), author: self.author, parentID: self.parentID, parentDeleted: false, createdAt: self.createdAt,
+            expiresAt: self.expiresAt, likeCount: 0, commentCount: 0, likedByMe: false, isMine: true, distanceMeters: nil)
+    }
+}
+
+/// An `Idempotency-Key` and the canonical request it was first used with.
+public struct IdempotencyRecord: Sendable, Equatable {
+    /// Keys are remembered this long.
+    public static let lifetime: TimeInterval = 24 * 60 * 60
+    public static let maximumKeyLength = 64
+
+    public let key: String
+    public let request: String
+
+    /// - Throws: `422 validation_failed` on `Idempotency-Key` when the key is empty or longer than 64 characters.
+    public init(key: String, request: String) throws(SoomError) {
+        guard (1...Self.maximumKeyLength).contains(key.count), key.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F }) else {
+            throw .validationFailed(field: "Idempotency-Key", "Idempotency-Key must be 1–64 visible ASCII characters.")
+        }
+        self.key = key
+        self.request = request
+    }
+}
+
+public enum CreateCardOutcome: Sendable, Equatable {
+    case created(Card)
+    /// The same key and body were seen before: the first card again, nothing created.
+    case replayed(Card)
+    /// The same key and body were seen before, but that card has been deleted since.
+    case replayedCardGone
+    case idempotencyKeyReused
+    /// The background names an image that does not exist or was uploaded by someone else.
+    case backgroundNotOwned
+    /// The card to answer does not exist (any more).
+    case parentNotFound
+}
+
+public enum DeleteCardOutcome: Sendable, Equatable {
+    case deleted
+    case notFound
+    case notOwner
+}
+
+/// `{"liked","likeCount"}`.
+public struct LikeState: Sendable, Equatable {
+    public let liked: Bool
+    public let likeCount: Int
+
+    public init(liked: Bool, likeCount: Int) {
+        self.liked = liked
+        self.likeCount = likeCount
+    }
+}

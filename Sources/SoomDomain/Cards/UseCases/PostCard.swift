@@ -1,0 +1,41 @@
+import Foundation
+
+/// Posts a card, or a comment card when `parentID` is set (the parent must be live).
+/// With an `Idempotency-Key`, a retry of the same request returns the first card and creates nothing.
+public struct PostCard: Sendable {
+    let environment: CardEnvironment
+
+    public init(_ environment: CardEnvironment) {
+        self.environment = environment
+    }
+
+    public func callAsFunction(by author: Account, parentID: UUID?, draft: CardDraft, idempotencyKey: String?) async throws -> PostedCard {
+        let idempotency = try idempotencyKey.map { key throws(SoomError) in
+            try IdempotencyRecord(key: key, request: draft.canonicalForm(parentID: parentID))
+        }
+        let summary = UserSummary(id: author.id, nickname: author.nickname, profileImage: author.profileImage)
+        let card = NewCard(id: UUID(), author: summary, parentID: parentID, draft: draft, createdAt: self.environment.stamp)
+        switch try await self.environment.cards.create(card, idempotency: idempotency) {
+        case .created(let card): return PostedCard(card: card, replayed: false)
+        case .replayed(let card): return PostedCard(card: card, replayed: true)
+        case .idempotencyKeyReused:
+            throw SoomError(
+                .validation, code: "idempotency_key_reused", message: "This Idempotency-Key was used with a different request.",
+                field: "Idempotency-Key")
+        case .backgroundNotOwned:
+            throw SoomError.validationFailed(field: "background", "No image with that id was uploaded by this account.")
+        case .parentNotFound, .replayedCardGone:
+            throw SoomError.cardNotFound
+        }
+    }
+}
+
+/// A posted card, and whether it is the replay of an earlier request with the same key.
+public struct PostedCard: Sendable, Equatable {
+    public let card: Card
+    public let replayed: Bool
+}
+
+extension SoomError {
+    public static let cardNotFound = SoomError(.notFound, code: "not_found", message: "There is no such card.")
+}

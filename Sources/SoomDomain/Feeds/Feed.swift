@@ -1,0 +1,65 @@
+import Foundation
+
+/// The lists of cards a client can page through.
+public enum Feed: Sendable, Equatable {
+    /// Every top-level card, newest first.
+    case latest
+    /// Top-level cards of the last seven days by score `5 × likes + 3 × comment cards`, at most 200.
+    case popular
+    /// Top-level cards with a location within the radius, newest first, with their distance.
+    case nearby(GeoLocation, NearbyRadius)
+    /// An account's top-level cards, newest first.
+    case author(UUID)
+    /// A card's comment cards, newest first.
+    case comments(parent: UUID)
+
+    /// Cards the popular feed ranks at most.
+    public static let popularSize = 200
+
+    /// Names the feed and its parameters; a cursor is valid only for the feed it came from.
+    var scope: String {
+        switch self {
+        case .latest: "latest"
+        case .popular: "popular"
+        case .nearby(let location, let radius): "nearby:\(location.latitude):\(location.longitude):\(radius.rawValue)"
+        case .author(let id): "author:\(id.uuidString.lowercased())"
+        case .comments(let parent): "comments:\(parent.uuidString.lowercased())"
+        }
+    }
+}
+
+/// Where a page ended: the keyset of its last card.
+public struct FeedPosition: Sendable, Equatable {
+    /// Creation time in microseconds since 1970, exactly as stored (no floating-point rounding).
+    public let createdAtMicros: Int64
+    public let id: UUID
+    /// Popular feed only: the ranking generation and the rank within it.
+    public let ranking: Ranking?
+
+    public struct Ranking: Sendable, Equatable {
+        public let generation: Int64
+        public let rank: Int
+
+        public init(generation: Int64, rank: Int) {
+            self.generation = generation
+            self.rank = rank
+        }
+    }
+
+    public init(createdAtMicros: Int64, id: UUID, ranking: Ranking? = nil) {
+        self.createdAtMicros = createdAtMicros
+        self.id = id
+        self.ranking = ranking
+    }
+}
+
+/// A page of cards and where the next one starts (nil at the end).
+public struct FeedPage: Sendable, Equatable {
+    public let cards: [Card]
+    public let next: FeedPosition?
+
+    public init(cards: [Card], next: FeedPosition?) {
+        self.cards = cards
+        self.next = next
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// The opaque `cursor` / `nextCursor` strings: a feed position, bound to the feed it came from.
+///
+/// Clients never look inside; the server refuses with `400 invalid_cursor` a cursor that is
+/// malformed or belongs to another feed (another author, parent, place or radius).
+public enum FeedCursor {
+    static let maximumLength = 512
+
+    public static func encode(_ position: FeedPosition, for feed: Feed) -> String {
+        var fields = ["v1", feed.scope, String(position.createdAtMicros), position.id.uuidString.lowercased()]
+        if let ranking = position.ranking { fields += [String(ranking.generation), String(ranking.rank)] }
+        return Base64URL.encode(Array(fields.joined(separator: "|").utf8))
+    }
+
+    public static func decode(_ text: String, for feed: Feed) throws(SoomError) -> FeedPosition {
+        guard text.utf8.count <= Self.maximumLength, let data = Self.base64URLDecode(text) else { throw Self.invalid }
+        let fields = String(decoding: data, as: UTF8.self).split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        guard fields.count >= 4, fields[0] == "v1", fields[1] == feed.scope, let micros = Int64(fields[2]), let id = UUID(uuidString: fields[3])
+        else { throw Self.invalid }
+        switch (feed, fields.count) {
+        case (.popular, 6):
+            guard let generation = Int64(fields[4]), let rank = Int(fields[5]), rank >= 1 else { throw Self.invalid }
+            return FeedPosition(createdAtMicros: micros, id: id, ranking: .init(generation: generation, rank: rank))
+        case (.popular, _), (_, 6...):
+            throw Self.invalid
+        default:
+            return FeedPosition(createdAtMicros: micros, id: id)
+        }
+    }
+
+    static let invalid = SoomError(.invalidRequest, code: "invalid_cursor", message: "The cursor is malformed or belongs to another list.", field: "cursor")
+
+    private static func base64URLDecode(_ text: String) -> Data? {
+        guard text.utf8.allSatisfy({ $0 == 0x2D || $0 == 0x5F || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) })
+        else { return nil }
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64)
+    }
+}
+
+/// `limit` (1…50, default 20) and `cursor` of a list request.
+public struct PageRequest: Sendable, Equatable {
+    public static let defaultLimit = 20
+    public static let maximumLimit = 50
+
+    public let limit: Int
+    public let cursor: String?
+
+    /// - Throws: `422 validation_failed` on `limit` out of range.
+    public init(limit: Int?, cursor: String?) throws(SoomError) {
+        let limit = limit ?? Self.defaultLimit
+        guard (1...Self.maximumLimit).contains(limit) else {
+            throw .validationFailed(field: "limit", "limit must be between 1 and \(Self.maximumLimit).")
+        }
+        self.limit = limit
+        self.cursor = cursor
+    }
+}

@@ -1,0 +1,24 @@
+import SoomDomain
+
+/// The create body of cards and comment cards:
+/// `{"content","font"?,"background": {"default": name} | {"imageId": id},"tags"?,"story"?,"location"?: {"latitude","longitude"}}`.
+struct CreateCardRequest: Decodable {
+    let content: String
+    let font: String?
+    let background: IdentityRequests.ProfileImage
+    let tags: [String]?
+    let story: Bool?
+    let location: Location?
+
+    struct Location: Decodable {
+        let latitude: Double
+        let longitude: Double
+    }
+
+    /// Checks every rule (`422` naming the field).
+    func draft() throws(SoomError) -> CardDraft {
+        try CardDraft(
+            content: self.content, font: self.font, background: self.background.choice, tags: self.tags, story: self.story,
+            location: self.location.map { ($0.latitude, $0.longitude) })
+    }
+}

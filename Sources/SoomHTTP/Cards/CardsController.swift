@@ -1,0 +1,42 @@
+import HTTPTypes
+import Hummingbird
+import SoomDomain
+
+/// The routes of the contract's *Cards* section (reports come with the safety work).
+struct CardsController {
+    let cards: CardEnvironment
+
+    func addRoutes(to routes: CatalogedRoutes<AuthenticatedContext>) {
+        routes.on(.post, "/cards") { request, context in
+            let draft = try await request.decodeJSON(as: CreateCardRequest.self).draft()
+            let key = request.headers[.idempotencyKey]
+            return try await self.reactor(context).respond(to: .post(draft, parentID: nil, idempotencyKey: key), context: context)
+        }
+        routes.on(.get, "/cards/{id}") { _, context in
+            try await self.reactor(context).respond(to: .show(try context.pathID()), context: context)
+        }
+        routes.on(.delete, "/cards/{id}") { _, context in
+            try await self.reactor(context).respond(to: .delete(try context.pathID()), context: context)
+        }
+        routes.on(.put, "/cards/{id}/like") { _, context in
+            try await self.reactor(context).respond(to: .like(try context.pathID(), true), context: context)
+        }
+        routes.on(.delete, "/cards/{id}/like") { _, context in
+            try await self.reactor(context).respond(to: .like(try context.pathID(), false), context: context)
+        }
+        routes.on(.post, "/cards/{id}/comments") { request, context in
+            let parent = try context.pathID()
+            let draft = try await request.decodeJSON(as: CreateCardRequest.self).draft()
+            let key = request.headers[.idempotencyKey]
+            return try await self.reactor(context).respond(to: .post(draft, parentID: parent, idempotencyKey: key), context: context)
+        }
+    }
+
+    private func reactor(_ context: AuthenticatedContext) -> CardReactor {
+        CardReactor(caller: context.caller, cards: self.cards)
+    }
+}
+
+extension HTTPField.Name {
+    static let idempotencyKey = Self("Idempotency-Key")!
+}

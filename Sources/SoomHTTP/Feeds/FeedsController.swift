@@ -1,0 +1,33 @@
+import Hummingbird
+import SoomDomain
+
+/// The routes of the contract's *Feeds* section, plus a card's comment cards.
+struct FeedsController {
+    let cards: CardEnvironment
+
+    func addRoutes(to routes: CatalogedRoutes<AuthenticatedContext>) {
+        routes.on(.get, "/feeds/latest") { request, context in
+            try await self.read(.latest, request, context)
+        }
+        routes.on(.get, "/feeds/popular") { request, context in
+            try await self.read(.popular, request, context)
+        }
+        routes.on(.get, "/feeds/nearby") { request, context in
+            let location = try GeoLocation(latitude: try request.requiredNumber("latitude"), longitude: try request.requiredNumber("longitude"))
+            guard let radius = try Request.integer(request.uri.queryParameters.get("radiusKm"), field: "radiusKm") else {
+                throw SoomError.invalidRequest("The query parameter 'radiusKm' is required.", field: "radiusKm")
+            }
+            return try await self.read(.nearby(location, try NearbyRadius(kilometres: radius)), request, context)
+        }
+        routes.on(.get, "/users/{id}/cards") { request, context in
+            try await self.read(.author(try context.pathID()), request, context)
+        }
+        routes.on(.get, "/cards/{id}/comments") { request, context in
+            try await self.read(.comments(parent: try context.pathID()), request, context)
+        }
+    }
+
+    private func read(_ feed: Feed, _ request: Request, _ context: AuthenticatedContext) async throws -> Response {
+        try await FeedReactor(caller: context.caller, cards: self.cards).respond(to: .read(feed, try request.pageRequest()), context: context)
+    }
+}

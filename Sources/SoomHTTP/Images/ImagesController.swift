@@ -1,0 +1,47 @@
+import Foundation
+import Hummingbird
+import SoomDomain
+
+/// The routes of the contract's *Images* section. Reading is public (so `<img src>` works);
+/// uploading needs a session.
+struct ImagesController {
+    let store: any ImageStore
+    let now: @Sendable () -> Date
+
+    func addRoutes(public routes: CatalogedRoutes<AppRequestContext>, authenticated: CatalogedRoutes<AuthenticatedContext>) {
+        routes.on(.get, "/images/defaults") { _, context in
+            try await self.reactor.respond(to: .listDefaults, context: context)
+        }
+        routes.on(.get, "/images/defaults/{name}") { request, context in
+            let name = context.parameters.get("name") ?? ""
+            return try await self.reactor.respond(to: .showDefault(name: name, ifNoneMatch: request.headers[.ifNoneMatch]), context: context)
+        }
+        routes.on(.get, "/images/{id}") { request, context in
+            try await self.reactor.respond(to: .show(try context.pathID(), ifNoneMatch: request.headers[.ifNoneMatch]), context: context)
+        }
+        authenticated.on(.post, "/images") { request, context in
+            let (format, bytes) = try await Self.readUpload(request)
+            return try await self.reactor.respond(to: .upload(owner: context.caller.account.id, declared: format, bytes: bytes), context: context)
+        }
+    }
+
+    private var reactor: ImagesReactor { ImagesReactor(store: self.store, now: self.now) }
+
+    /// The declared type and the body, refused as soon as it passes 5 MiB (by `Content-Length`
+    /// before reading, or while streaming when the length is not declared).
+    static func readUpload(_ request: Request) async throws -> (ImageFormat, [UInt8]) {
+        guard let declared = request.headers[.contentType].flatMap(ImageFormat.init(contentType:)) else {
+            throw ImageUploadRules.unsupported("Content-Type must be image/jpeg, image/png or image/webp.")
+        }
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > ImageUploadRules.maximumBytes {
+            throw ImageUploadRules.tooLarge
+        }
+        var bytes: [UInt8] = []
+        for try await buffer in request.body {
+            guard bytes.count + buffer.readableBytes <= ImageUploadRules.maximumBytes else { throw ImageUploadRules.tooLarge }
+            bytes.append(contentsOf: buffer.readableBytesView)
+        }
+        guard !bytes.isEmpty else { throw ImageUploadRules.unsupported("The body is empty; send the image's bytes.") }
+        return (declared, bytes)
+    }
+}

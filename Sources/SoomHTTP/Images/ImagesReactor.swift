@@ -1,0 +1,121 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import SoomCrypto
+import SoomDomain
+
+/// The contract's *Images* section: the built-in backgrounds, uploads, and serving picture bytes.
+struct ImagesReactor: Reactor {
+    enum Action: Sendable {
+        case listDefaults
+        case showDefault(name: String, ifNoneMatch: String?)
+        case upload(owner: UUID, declared: ImageFormat, bytes: [UInt8])
+        case show(UUID, ifNoneMatch: String?)
+    }
+
+    enum Mutation: Sendable, Equatable {
+        case defaultsListed
+        case pictureFound(buffer: ByteBuffer, contentType: String, etag: String, immutable: Bool, notModified: Bool)
+        case uploaded(StoredImage)
+    }
+
+    enum State: Sendable, Equatable {
+        case pending
+        case defaults
+        case picture(buffer: ByteBuffer, contentType: String, etag: String, immutable: Bool, notModified: Bool)
+        case uploaded(StoredImage)
+    }
+
+    let store: any ImageStore
+    let now: @Sendable () -> Date
+    var initialState: State { .pending }
+
+    func mutate(action: Action) async throws -> [Mutation] {
+        switch action {
+        case .listDefaults:
+            return [.defaultsListed]
+        case .showDefault(let name, let ifNoneMatch):
+            guard let picture = DefaultImages.picture(named: name) else { throw APIError.notFound }
+            return [.pictureFound(buffer: picture.buffer, contentType: "image/png", etag: picture.etag, immutable: false,
+                                  notModified: Self.matches(ifNoneMatch, picture.etag))]
+        case .upload(let owner, let declared, let bytes):
+            // The bytes decide, not the header: a PNG declared as JPEG is refused too.
+            guard let actual = ImageFormat.detect(bytes) else {
+                throw ImageUploadRules.unsupported("The body is not a JPEG, PNG or WebP image.")
+            }
+            guard actual == declared else {
+                throw ImageUploadRules.unsupported("The body is \(actual.contentType), not \(declared.contentType) as declared.")
+            }
+            let image = StoredImage(
+                id: UUID(), ownerID: owner, format: actual, byteCount: bytes.count,
+                sha256: SHA256Digest.hash(bytes).map { String(format: "%02x", $0) }.joined(), createdAt: self.now())
+            try await self.store.save(image, bytes: bytes)
+            return [.uploaded(image)]
+        case .show(let id, let ifNoneMatch):
+            guard let (image, bytes) = try await self.store.load(id: id) else { throw APIError.notFound }
+            let etag = "\"\(image.sha256)\""
+            return [.pictureFound(buffer: ByteBuffer(bytes: bytes), contentType: image.format.contentType, etag: etag, immutable: true,
+                                  notModified: Self.matches(ifNoneMatch, etag))]
+        }
+    }
+
+    static func reduce(state: State, mutation: Mutation) -> State {
+        switch mutation {
+        case .defaultsListed:
+            .defaults
+        case .pictureFound(let buffer, let contentType, let etag, let immutable, let notModified):
+            .picture(buffer: buffer, contentType: contentType, etag: etag, immutable: immutable, notModified: notModified)
+        case .uploaded(let image):
+            .uploaded(image)
+        }
+    }
+
+    /// `If-None-Match` with this entity tag (or `*`).
+    static func matches(_ header: String?, _ etag: String) -> Bool {
+        guard let header else { return false }
+        return header.split(separator: ",").contains { tag in
+            let tag = tag.trimmingCharacters(in: .whitespaces)
+            return tag == "*" || tag == etag || tag == "W/" + etag
+        }
+    }
+}
+
+extension ImagesReactor.State: ResponseState {
+    func response() throws -> Response {
+        switch self {
+        case .pending:
+            throw IncompleteReactorState(state: "\(self)")
+        case .defaults:
+            let items = DefaultBackground.all.map { DefaultImageBody(name: $0.name, category: $0.category, url: "/v1/images/defaults/\($0.name)") }
+            return try JSON.response(.ok, ["items": items])
+        case .picture(let buffer, let contentType, let etag, let immutable, let notModified):
+            // Uploads never change (a new upload gets a new id); built-ins may change with a release.
+            let caching = immutable ? "public, max-age=31536000, immutable" : "public, max-age=86400"
+            let headers: HTTPFields = [.eTag: etag, .cacheControl: caching]
+            if notModified { return Response(status: .notModified, headers: headers) }
+            var withType = headers
+            withType[.contentType] = contentType
+            return Response(status: .ok, headers: withType, body: .init(byteBuffer: buffer))
+        case .uploaded(let image):
+            let url = "/v1/images/\(image.id.uuidString.lowercased())"
+            return try JSON.response(
+                .created, UploadedImageBody(id: image.id.uuidString.lowercased(), url: url, contentType: image.format.contentType, byteCount: image.byteCount),
+                headers: [.location: url])
+        }
+    }
+}
+
+/// `{"name","category","url"}`.
+struct DefaultImageBody: Encodable, Equatable {
+    let name: String
+    let category: String
+    let url: String
+}
+
+/// `{"id","url","contentType","byteCount"}`.
+struct UploadedImageBody: Encodable, Equatable {
+    let id: String
+    let url: String
+    let contentType: String
+    let byteCount: Int
+}
