@@ -76,7 +76,9 @@ stop_server() {
             postmaster=$(head -n1 "$DATA/postgres/postmaster.pid" 2>/dev/null || true)
             [[ -n "$postmaster" ]] && kill -INT "$postmaster" 2>/dev/null || true
         fi
-        wait "$SERVER_PID" 2>/dev/null || true
+        local server_status=0
+        wait "$SERVER_PID" 2>/dev/null || server_status=$?
+        say "server exited with status $server_status$(grep -m1 '^Error:' "$SERVER_LOG" 2>/dev/null | sed 's/^/, log: /')"
     fi
     exit "$status"
 }
@@ -230,9 +232,9 @@ while read -r name rest; do
     [[ "$name" == *-setup ]] || continue
     echo "$name: $(value count "$rest") bodies in $(value total_s "$rest") s (keys $(value keys_s "$rest") s, registration $(value register_s "$rest") s, challenges $(value challenges_s "$rest") s, signing $(value sign_s "$rest") s)"
 done <"$RESULTS"
-warnings=$(grep -cE '\b(warning|error|critical)\b' "$SERVER_LOG" || true)
-echo "server log: $warnings warning/error/critical lines ($SERVER_LOG)"
-grep -E '\b(warning|error|critical)\b' "$SERVER_LOG" | head -n 5 || true
+warnings=$(grep -cE '\b(warning|error|critical)\b|^Error' "$SERVER_LOG" || true)
+echo "server log so far: $warnings warning/error/critical lines ($SERVER_LOG)"
+grep -E '\b(warning|error|critical)\b|^Error' "$SERVER_LOG" | head -n 5 || true
 if [[ -f "$WORK/perf-comm-dso.txt" ]]; then
     echo; echo "perf, 8 s of the login run, system-wide, by thread name and library (symbols: $WORK/perf-symbols.txt):"
     cat "$WORK/perf-comm-dso.txt"

@@ -78,3 +78,41 @@ struct OperationsReactorTests {
         #expect(OperationsReactor.reduce(state: .pending, mutation: .documentLoaded) == .document)
     }
 }
+
+@Suite("Card, feed and image reducers")
+struct CardReactorTests {
+    static let card = Card(
+        id: UUID(), content: "c", font: .default, background: .builtIn(name: "sky-dawn"), tags: [],
+        author: UserSummary(id: UUID(), nickname: "n", profileImage: nil), parentID: nil, parentDeleted: false,
+        createdAt: Date(timeIntervalSince1970: 0), expiresAt: nil, likeCount: 0, commentCount: 0, likedByMe: false, isMine: true,
+        distanceMeters: nil)
+
+    @Test("CardReactor: posted (also a replay), loaded, deleted, like state")
+    func card() {
+        #expect(CardReactor.reduce(state: .pending, mutation: .posted(PostedCard(card: Self.card, replayed: true))) == .posted(Self.card))
+        #expect(CardReactor.reduce(state: .pending, mutation: .loaded(Self.card)) == .card(Self.card))
+        #expect(CardReactor.reduce(state: .card(Self.card), mutation: .deleted) == .deleted)
+        let like = LikeState(liked: true, likeCount: 3)
+        #expect(CardReactor.reduce(state: .pending, mutation: .likeChanged(like)) == .like(like))
+    }
+
+    @Test("FeedReactor: a page and its cursor")
+    func feed() {
+        #expect(FeedReactor.reduce(state: .pending, mutation: .pageLoaded(cards: [Self.card], nextCursor: "n")) == .page(cards: [Self.card], nextCursor: "n"))
+        #expect(FeedReactor.reduce(state: .pending, mutation: .pageLoaded(cards: [], nextCursor: nil)) == .page(cards: [], nextCursor: nil))
+    }
+
+    @Test("ImagesReactor: defaults, a picture (fresh or not modified), an upload")
+    func images() throws {
+        #expect(ImagesReactor.reduce(state: .pending, mutation: .defaultsListed) == .defaults)
+        let picture = ImagesReactor.Mutation.pictureFound(buffer: .init(), contentType: "image/png", etag: "\"e\"", immutable: true, notModified: true)
+        #expect(ImagesReactor.reduce(state: .pending, mutation: picture) == .picture(buffer: .init(), contentType: "image/png", etag: "\"e\"", immutable: true, notModified: true))
+        #expect(ImagesReactor.matches("\"a\", \"e\"", "\"e\""))
+        #expect(ImagesReactor.matches("W/\"e\"", "\"e\""))
+        #expect(ImagesReactor.matches("*", "\"e\""))
+        #expect(!ImagesReactor.matches("\"x\"", "\"e\""))
+        #expect(!ImagesReactor.matches(nil, "\"e\""))
+        let notModified = try ImagesReactor.State.picture(buffer: .init(), contentType: "image/png", etag: "\"e\"", immutable: true, notModified: true).response()
+        #expect(notModified.status == .notModified && notModified.headers[.eTag] == "\"e\"")
+    }
+}

@@ -34,6 +34,11 @@ public struct PostCard: Sendable {
 public struct PostedCard: Sendable, Equatable {
     public let card: Card
     public let replayed: Bool
+
+    public init(card: Card, replayed: Bool) {
+        self.card = card
+        self.replayed = replayed
+    }
 }
 
 extension SoomError {

@@ -1,0 +1,38 @@
+import Foundation
+import SoomDomain
+import Synchronization
+
+/// A `CardRepository` that answers with prepared outcomes and records what it was asked:
+/// enough to test the card use cases' own logic (validation, cursors, mapping of outcomes).
+final class RecordingCardRepository: CardRepository {
+    struct Calls {
+        var created: [(NewCard, IdempotencyRecord?)] = []
+        var pages: [(Feed, FeedPosition?, Int)] = []
+    }
+
+    let calls = Mutex(Calls())
+    let createOutcome: @Sendable (NewCard) -> CreateCardOutcome
+    let pageResult: FeedPage?
+
+    init(createOutcome: @escaping @Sendable (NewCard) -> CreateCardOutcome = { .created($0.asPosted) }, pageResult: FeedPage? = FeedPage(cards: [], next: nil)) {
+        self.createOutcome = createOutcome
+        self.pageResult = pageResult
+    }
+
+    func create(_ card: NewCard, idempotency: IdempotencyRecord?) async throws -> CreateCardOutcome {
+        self.calls.withLock { $0.created.append((card, idempotency)) }
+        return self.createOutcome(card)
+    }
+
+    func card(id: UUID, viewer: UUID) async throws -> Card? { nil }
+    func delete(cardID: UUID, by accountID: UUID) async throws -> DeleteCardOutcome { .notFound }
+    func setLike(_ liked: Bool, cardID: UUID, by accountID: UUID) async throws -> LikeState? { nil }
+
+    func page(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
+        self.calls.withLock { $0.pages.append((feed, position, limit)) }
+        return self.pageResult
+    }
+
+    func refreshPopularRanking(limit: Int) async throws {}
+    func sweepExpiredStories(limit: Int) async throws -> Int { 0 }
+}
