@@ -50,6 +50,7 @@ URL="http://127.0.0.1:$PORT"
 CHALLENGE_LIFETIME=300
 
 mkdir -p "$WORK"
+rm -f "$WORK"/perf*.txt "$WORK/perf.data"
 SERVER_LOG="$WORK/server.log"
 RESULTS="$WORK/results.txt"
 : >"$RESULTS"
@@ -227,7 +228,10 @@ echo "logins/s = successful POST /v1/sessions per second, each paired with one P
 echo "latency is per request (challenge and session requests together). errors = non-2xx + socket errors;"
 echo "'+ex' = pre-signed bodies ran out (raise SOOM_BENCH_EXPECTED_RATE). soom/pg/wrk/other: CPU in cores"
 echo "of $(nproc) during the run (pg = PostgreSQL, other = everything else on the machine)."
-((busy_machine == 0)) || echo "WARNING: other work used > 0.2 cores during a run; the numbers are low. Run on a quiet machine."
+if ((busy_machine == 1)); then
+    echo "WARNING: other work used > 0.2 cores during a run; the numbers are low. Run on a quiet machine. Biggest:"
+    while read -r name rest; do [[ "$name" == *-setup ]] || echo "  $name: $(value other_top "$rest")"; done <"$RESULTS"
+fi
 while read -r name rest; do
     [[ "$name" == *-setup ]] || continue
     echo "$name: $(value count "$rest") bodies in $(value total_s "$rest") s (keys $(value keys_s "$rest") s, registration $(value register_s "$rest") s, challenges $(value challenges_s "$rest") s, signing $(value sign_s "$rest") s)"

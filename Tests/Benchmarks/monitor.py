@@ -79,9 +79,10 @@ def main():
         return tagged
 
     start_time, start_busy = time.time(), machine_busy()
-    start = groups(processes())
+    start_table = processes()
+    start = groups(start_table)
     soom_rss, pg_pss = [], []
-    last = start
+    last, table = start, start_table
     end = start_time + args.duration
     while time.time() < end:
         time.sleep(min(args.interval, max(0.0, end - time.time())))
@@ -101,13 +102,22 @@ def main():
     def cores(ticks):
         return ticks / TICKS / elapsed
 
+    # The biggest other CPU users (by process name), to tell what skewed a run.
+    others = {}
+    for pid, (comm, _, ticks) in table.items():
+        if pid not in last:
+            before = start_table[pid][2] if pid in start_table else 0
+            others[comm] = others.get(comm, 0) + ticks - before
+    top = sorted(((t, c) for c, t in others.items() if cores(t) >= 0.02), reverse=True)[:4]
+    other_top = ",".join(f"{c.replace(' ', '_')}:{cores(t):.2f}" for t, c in top) or "-"
+
     mb = lambda kb: kb / 1024
     print(
         "MONITOR "
         f"soom_rss_max_mb={mb(max(soom_rss, default=0)):.0f} soom_rss_end_mb={mb(soom_rss[-1] if soom_rss else 0):.0f} "
         f"pg_pss_max_mb={mb(max(pg_pss, default=0)):.0f} "
         f"cpu_soom={cores(cpu['soom']):.2f} cpu_postgres={cores(cpu['postgres']):.2f} cpu_wrk={cores(cpu['wrk']):.2f} "
-        f"cpu_other={max(0.0, cores(busy - sum(cpu.values()))):.2f} cpu_machine={cores(busy):.2f} cores={os.cpu_count()} window_s={elapsed:.1f}",
+        f"cpu_other={max(0.0, cores(busy - sum(cpu.values()))):.2f} cpu_machine={cores(busy):.2f} cores={os.cpu_count()} window_s={elapsed:.1f} other_top={other_top}",
         flush=True,
     )
 

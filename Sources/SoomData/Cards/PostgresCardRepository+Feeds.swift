@@ -47,7 +47,7 @@ extension PostgresCardRepository {
             return !(try await self.database.rows("SELECT 1 FROM accounts WHERE id = \(id)")).isEmpty
         case .comments(let parent):
             return !(try await self.database.rows(
-                "SELECT 1 FROM cards c WHERE c.id = \(parent) AND (c.expires_at IS NULL OR c.expires_at > now())")).isEmpty
+                "SELECT 1 FROM cards c WHERE c.id = \(parent) AND \(unescaped: CardRow.live)")).isEmpty
         }
     }
 
@@ -131,7 +131,7 @@ extension PostgresCardRepository {
                 SELECT g.generation, row_number() OVER (ORDER BY t.score DESC, t.created_at DESC, t.id DESC), t.id, t.score
                 FROM generation g, (
                     SELECT id, created_at, 5 * like_count + 3 * comment_count AS score FROM cards c
-                    WHERE c.parent_id IS NULL AND c.created_at > now() - interval '7 days' AND (c.expires_at IS NULL OR c.expires_at > now())
+                    WHERE c.parent_id IS NULL AND c.created_at > now() - interval '7 days' AND \(unescaped: CardRow.live)
                     ORDER BY score DESC, created_at DESC, id DESC LIMIT \(limit)) t
                 """, logger: logger)
             // Pages of a generation stay stable for an hour; older ones go.

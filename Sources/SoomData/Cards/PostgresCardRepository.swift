@@ -111,7 +111,7 @@ public struct PostgresCardRepository: CardRepository {
         let rows = try await self.database.rows(
             """
             WITH target AS (
-                SELECT id, author_id FROM cards c WHERE c.id = \(cardID) AND (c.expires_at IS NULL OR c.expires_at > now())),
+                SELECT id, author_id FROM cards c WHERE c.id = \(cardID) AND \(unescaped: CardRow.live)),
             deleted AS (
                 DELETE FROM cards WHERE id IN (SELECT id FROM target WHERE author_id = \(accountID)) RETURNING parent_id, author_id),
             parent AS (
@@ -132,7 +132,7 @@ public struct PostgresCardRepository: CardRepository {
         if liked {
             rows = try await self.database.rows(
                 """
-                WITH target AS (SELECT id, like_count FROM cards c WHERE c.id = \(cardID) AND (c.expires_at IS NULL OR c.expires_at > now())),
+                WITH target AS (SELECT id, like_count FROM cards c WHERE c.id = \(cardID) AND \(unescaped: CardRow.live)),
                 added AS (
                     INSERT INTO likes (card_id, account_id, created_at) SELECT id, \(accountID), now() FROM target
                     ON CONFLICT DO NOTHING RETURNING card_id),
@@ -142,7 +142,7 @@ public struct PostgresCardRepository: CardRepository {
         } else {
             rows = try await self.database.rows(
                 """
-                WITH target AS (SELECT id, like_count FROM cards c WHERE c.id = \(cardID) AND (c.expires_at IS NULL OR c.expires_at > now())),
+                WITH target AS (SELECT id, like_count FROM cards c WHERE c.id = \(cardID) AND \(unescaped: CardRow.live)),
                 removed AS (
                     DELETE FROM likes WHERE card_id IN (SELECT id FROM target) AND account_id = \(accountID) RETURNING card_id),
                 counted AS (UPDATE cards SET like_count = like_count - 1 WHERE id IN (SELECT card_id FROM removed) RETURNING like_count)

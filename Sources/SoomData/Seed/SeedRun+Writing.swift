@@ -1,0 +1,195 @@
+import PostgresNIO
+
+// Phases 3 and 4: copy the staged rows into the real tables, counters included, then recount.
+// `SeedRun.execute` calls all of these inside its one transaction.
+extension SeedRun {
+    /// Foreign-key checks are per-row triggers: most of the cost of writing likes. When the role
+    /// may set `session_replication_role` (a superuser, like the embedded cluster's) and the tables
+    /// have no triggers of their own, the writes skip them — as `pg_restore --disable-triggers`
+    /// does — and `verifyReferences` checks every reference set-based before the commit. That is
+    /// safe: every row referenced is created by this very transaction, invisible to others, so
+    /// nobody can delete it meanwhile (what the triggers' row locks are for).
+    /// - Returns: whether triggers are off for the rest of the transaction.
+    func disableTriggersIfSafe() async throws -> Bool {
+        let userTriggers = try await self.count(
+            """
+            SELECT count(*) FROM pg_trigger
+            WHERE NOT tgisinternal AND tgrelid IN ('accounts'::regclass, 'images'::regclass, 'cards'::regclass, 'likes'::regclass)
+            """)
+        guard userTriggers == 0 else {
+            self.progress(.note("the tables have triggers of their own: writing with per-row foreign-key checks"))
+            return false
+        }
+        try await self.execute("SAVEPOINT seed_replication_role")
+        do {
+            try await self.execute("SET LOCAL session_replication_role = replica")
+            try await self.execute("RELEASE SAVEPOINT seed_replication_role")
+            self.progress(.note("writing without per-row foreign-key triggers; references are verified set-based before commit"))
+            return true
+        } catch let error as PSQLError where error.code == .server {
+            try await self.execute("ROLLBACK TO SAVEPOINT seed_replication_role")
+            self.progress(.note("not allowed to set session_replication_role: writing with per-row foreign-key checks"))
+            return false
+        }
+    }
+
+    /// What the foreign keys would have checked, for all the written rows at once.
+    func verifyReferences() async throws {
+        let missing = try await self.count(
+            """
+            SELECT (SELECT count(*) FROM seed_cards AS c WHERE NOT EXISTS (SELECT 1 FROM accounts AS a WHERE a.id = c.author_id))
+                 + (SELECT count(*) FROM images AS i JOIN seed_cards AS c ON c.background_kind = 'upload' AND c.background_ref = i.id::text
+                    WHERE NOT EXISTS (SELECT 1 FROM accounts AS a WHERE a.id = i.owner_id))
+                 + (SELECT count(*) FROM seed_likes AS l WHERE NOT EXISTS (SELECT 1 FROM cards AS c WHERE c.id = l.card_id))
+                 + (SELECT count(*) FROM seed_likes AS l WHERE NOT EXISTS (SELECT 1 FROM accounts AS a WHERE a.id = l.account_id))
+            """)
+        if missing > 0 { throw SeedError.brokenReferences(missing) }
+    }
+
+    /// Rows staged per table, the totals the write phases report progress against.
+    func stagedCounts() async throws -> (accounts: Int, cards: Int, likes: Int) {
+        let row = try await self.connection.query(
+            "SELECT (SELECT count(*) FROM seed_accounts), (SELECT count(*) FROM seed_cards), (SELECT count(*) FROM seed_likes)",
+            logger: self.logger
+        ).collect()[0]
+        let (accounts, cards, likes) = try row.decode((Int, Int, Int).self)
+        return (accounts, cards, likes)
+    }
+
+    /// Inserts the staged accounts with their card counts, oldest first; returns how many.
+    mutating func writeAccounts() async throws -> Int {
+        var written = 0
+        let total = try await self.count("SELECT count(*) FROM seed_accounts")
+        for (low, high) in self.chunks(1...self.plan.accounts) {
+            written += try await self.count(
+                """
+                WITH inserted AS (
+                    INSERT INTO accounts (id, key_fingerprint, public_key, nickname, nickname_key, profile_image_kind, profile_image_ref,
+                                          bio, card_count, created_at)
+                    SELECT s.id, s.key_fingerprint, s.public_key, s.nickname, s.nickname_key, s.profile_image_kind, s.profile_image_ref,
+                           s.bio, coalesce(k.cards, 0), s.created_at
+                    FROM seed_accounts AS s LEFT JOIN seed_author_counts AS k ON k.id = s.id
+                    WHERE s.n BETWEEN \(low) AND \(high)
+                    ORDER BY s.n
+                    RETURNING 1
+                )
+                SELECT count(*) FROM inserted
+                """)
+            self.progress(.progress(.writeAccounts, done: written, total: total))
+        }
+        self.summary.accounts = written
+        return written
+    }
+
+    /// Inserts the uploaded backgrounds' images, then all staged cards with their counters, in
+    /// `n` order; returns the cards and images written.
+    mutating func writeCards() async throws -> Int {
+        var sql = SeedSQL()
+        let png = try sql.bind(SeedVocabulary.uploadPNG)
+        self.summary.images = try await self.count(
+            sql.query(
+                """
+                WITH inserted AS (
+                    INSERT INTO images (id, owner_id, content_type, byte_count, sha256, bytes, created_at)
+                    SELECT background_ref::uuid, author_id, 'image/png', octet_length(\(png)::bytea), sha256(\(png)::bytea), \(png)::bytea, created_at
+                    FROM seed_cards WHERE background_kind = 'upload'
+                    ORDER BY n
+                    RETURNING 1
+                )
+                SELECT count(*) FROM inserted
+                """))
+        let total = self.plan.cards + self.plan.comments
+        var written = 0
+        for (low, high) in self.chunks(1...max(total, 1)) {
+            written += try await self.count(
+                """
+                WITH inserted AS (
+                    INSERT INTO cards (id, author_id, parent_id, content, font, background_kind, background_ref, tags, latitude, longitude,
+                                       created_at, expires_at, like_count, comment_count)
+                    SELECT c.id, c.author_id, c.parent_id, c.content, c.font, c.background_kind, c.background_ref, c.tags, c.latitude, c.longitude,
+                           c.created_at, c.expires_at, coalesce(k.like_count, 0), coalesce(k.comment_count, 0)
+                    FROM seed_cards AS c LEFT JOIN seed_counts AS k ON k.id = c.id
+                    WHERE c.n BETWEEN \(low) AND \(high)
+                    ORDER BY c.n
+                    RETURNING 1
+                )
+                SELECT count(*) FROM inserted
+                """)
+            self.progress(.progress(.writeCards, done: written, total: total))
+        }
+        self.summary.cards = try await self.count("SELECT count(*) FROM seed_cards WHERE parent_id IS NULL")
+        self.summary.comments = written - self.summary.cards
+        return written + self.summary.images
+    }
+
+    /// Inserts the staged likes in primary-key order; returns how many.
+    mutating func writeLikes() async throws -> Int {
+        let total = try await self.count("SELECT count(*) FROM seed_likes")
+        let pieces = max(1, (total + self.plan.chunkSize - 1) / self.plan.chunkSize)
+        var written = 0
+        // Ranges of card ids (random v4 uuids spread evenly), each read in primary-key order.
+        for index in 0..<pieces {
+            var sql = SeedSQL()
+            let low = try sql.bind(Self.uuidBoundary(index, of: pieces))
+            let upper = index + 1 < pieces ? "AND card_id < \(try sql.bind(Self.uuidBoundary(index + 1, of: pieces)))" : ""
+            written += try await self.count(
+                sql.query(
+                    """
+                    WITH inserted AS (
+                        INSERT INTO likes (card_id, account_id, created_at)
+                        SELECT card_id, account_id, created_at FROM seed_likes
+                        WHERE card_id >= \(low) \(upper)
+                        ORDER BY card_id, account_id
+                        RETURNING 1
+                    )
+                    SELECT count(*) FROM inserted
+                    """))
+            self.progress(.progress(.writeLikes, done: written, total: total))
+        }
+        self.summary.likes = written
+        return written
+    }
+
+    /// Exact counters over the whole tables, set-based; touches only rows that disagree.
+    mutating func recountCounters() async throws -> Int {
+        let cards = try await self.count(
+            """
+            WITH truth AS (
+                SELECT c.id, coalesce(l.likes, 0) AS likes, coalesce(m.comments, 0) AS comments
+                FROM cards AS c
+                LEFT JOIN (SELECT card_id, count(*)::int AS likes FROM likes GROUP BY card_id) AS l ON l.card_id = c.id
+                LEFT JOIN (
+                    SELECT parent_id, count(*)::int AS comments FROM cards
+                    WHERE parent_id IS NOT NULL AND (expires_at IS NULL OR expires_at > now())
+                    GROUP BY parent_id
+                ) AS m ON m.parent_id = c.id
+            ), updated AS (
+                UPDATE cards AS c SET like_count = truth.likes, comment_count = truth.comments
+                FROM truth
+                WHERE c.id = truth.id AND (c.like_count <> truth.likes OR c.comment_count <> truth.comments)
+                RETURNING 1
+            )
+            SELECT count(*) FROM updated
+            """)
+        let accounts = try await self.count(
+            """
+            WITH truth AS (
+                SELECT a.id, coalesce(c.cards, 0) AS cards
+                FROM accounts AS a
+                LEFT JOIN (SELECT author_id, count(*)::int AS cards FROM cards WHERE parent_id IS NULL GROUP BY author_id) AS c
+                    ON c.author_id = a.id
+            ), updated AS (
+                UPDATE accounts AS a SET card_count = truth.cards
+                FROM truth
+                WHERE a.id = truth.id AND a.card_count <> truth.cards
+                RETURNING 1
+            )
+            SELECT count(*) FROM updated
+            """)
+        self.summary.correctedCounters = cards + accounts
+        if cards + accounts > 0 {
+            self.progress(.note("recount corrected \(cards) card and \(accounts) account counters"))
+        }
+        return cards + accounts
+    }
+}

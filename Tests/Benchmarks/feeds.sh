@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# Feed and card benchmark for the Soom server. See Tests/Benchmarks/README.md.
+#
+#   Tests/Benchmarks/feeds.sh
+#
+# Builds the server in release mode (.build-release), starts it on a seeded embedded database
+# (SOOM_BENCH_FEEDS_DATA; seeded with `soom seed` first when it holds no cards), registers one
+# device, and measures with wrk, in one run, 32 connections each:
+#   GET /healthz (the reference), GET /v1/feeds/latest?limit=20 (first page and a deep cursor,
+#   half-way down the feed), GET /v1/cards/{id} (random cards), POST /v1/cards, PUT like (random cards).
+# Prints requests/s, p50/p99 and the server's peak resident memory. Stops the server at the end.
+#
+# Settings (environment):
+#   SOOM_BENCH_FEEDS_DATA=/tmp/seedtest   embedded cluster folder (reused; seeded if empty)
+#   SOOM_BENCH_SEED_CARDS=1000000         cards to seed when the database is empty (accounts = cards/20)
+#   SOOM_BENCH_PORT=8182  SOOM_BENCH_DURATION=20  SOOM_BENCH_CONNECTIONS=32  SOOM_BENCH_THREADS=2
+#   SOOM_BENCH_SKIP_BUILD=0               1: use the existing .build-release binary
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+DATA=${SOOM_BENCH_FEEDS_DATA:-/tmp/seedtest}
+SEED_CARDS=${SOOM_BENCH_SEED_CARDS:-1000000}
+PORT=${SOOM_BENCH_PORT:-8182}
+DURATION=${SOOM_BENCH_DURATION:-20}
+CONNECTIONS=${SOOM_BENCH_CONNECTIONS:-32}
+THREADS=${SOOM_BENCH_THREADS:-2}
+SKIP_BUILD=${SOOM_BENCH_SKIP_BUILD:-0}
+URL="http://127.0.0.1:$PORT"
+WORK=$(mktemp -d /tmp/soom-feeds-bench.XXXXXX)
+BIN="$ROOT/.build-release/release/soom"
+SERVER_PID=""
+MONITOR_PID=""
+
+say() { printf '[feeds.sh %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+cleanup() {
+    [ -n "$MONITOR_PID" ] && kill "$MONITOR_PID" 2>/dev/null || true
+    if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
+        kill -TERM "$SERVER_PID"
+        for _ in $(seq 60); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.5; done
+    fi
+}
+trap cleanup EXIT
+
+command -v wrk >/dev/null || { apt-get update -q && apt-get install -y -q wrk; }
+if [ "$SKIP_BUILD" != 1 ]; then
+    say "building the release server"
+    (cd "$ROOT" && swift build -c release --scratch-path .build-release --product soom >&2)
+fi
+
+if [ ! -f "$DATA/postgres/PG_VERSION" ]; then
+    say "seeding $DATA with $SEED_CARDS cards (set-based, takes a minute or two for 1M)"
+    "$BIN" seed --data-directory "$DATA" --cards "$SEED_CARDS" --accounts $((SEED_CARDS / 20)) \
+        --comments $((SEED_CARDS / 5)) --likes $((SEED_CARDS * 2)) >&2
+fi
+
+say "starting the server on $URL"
+"$BIN" serve --port "$PORT" --data-directory "$DATA" >"$WORK/server.log" 2>&1 &
+SERVER_PID=$!
+for _ in $(seq 120); do curl -sf "$URL/readyz" >/dev/null && break; sleep 0.5; done
+curl -sf "$URL/readyz" >/dev/null || { cat "$WORK/server.log" >&2; exit 1; }
+
+# Peak resident memory of the server while the runs go on.
+( peak=0; while kill -0 "$SERVER_PID" 2>/dev/null; do
+      rss=$(ps -o rss= -p "$SERVER_PID" 2>/dev/null | tr -d ' '); [ -n "$rss" ] && [ "$rss" -gt "$peak" ] && peak=$rss && echo "$peak" >"$WORK/peak-rss"
+      sleep 0.5; done ) &
+MONITOR_PID=$!
+
+say "registering a device and choosing cards and a deep cursor"
+python3 - "$URL" "$WORK" <<'PY'
+import base64, json, sys, urllib.request
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import padding, rsa
+url, work = sys.argv[1], sys.argv[2]
+def call(method, path, body=None, token=None):
+    request = urllib.request.Request(url + path, method=method, data=json.dumps(body).encode() if body is not None else None)
+    request.add_header("Content-Type", "application/json")
+    if token: request.add_header("Authorization", "Bearer " + token)
+    with urllib.request.urlopen(request) as response: return json.load(response)
+key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+pem = key.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo).decode()
+challenge = call("POST", "/v1/auth/challenges")
+signature = key.sign(f"soom:v1:register:{challenge['nonce']}".encode(), padding.PSS(padding.MGF1(hashes.SHA256()), padding.PSS.MAX_LENGTH), hashes.SHA256())
+account = call("POST", "/v1/accounts", {"publicKey": pem, "algorithm": "rsa-pss-sha256", "challengeId": challenge["challengeId"],
+                                        "signature": base64.b64encode(signature).decode()})
+token = account["session"]["token"]
+open(f"{work}/token", "w").write(token)
+# Random cards for detail and like: walk a few pages of the latest feed with large pages.
+ids, cursor = [], None
+for _ in range(40):
+    page = call("GET", "/v1/feeds/latest?limit=50" + (f"&cursor={cursor}" if cursor else ""), token=token)
+    ids += [item["id"] for item in page["items"]]
+    cursor = page["nextCursor"]
+    if not cursor: break
+open(f"{work}/cards.txt", "w").write("\n".join(ids) + "\n")
+PY
+TOKEN=$(cat "$WORK/token")
+
+# A deep cursor: the keyset of the card half-way down the latest feed, in the server's own format
+# (this script is ours; clients treat cursors as opaque).
+CREDENTIALS=$(cat "$DATA/postgres-credentials")
+DB_PORT=$(grep -o 'postgres://soom@127.0.0.1:[0-9]*' "$WORK/server.log" | head -1 | sed 's/.*://')
+MIDDLE=$(PGPASSWORD=$CREDENTIALS psql -h 127.0.0.1 -p "$DB_PORT" -U soom -d soom -At -c \
+    "SELECT (extract(epoch FROM created_at) * 1000000)::int8 || '|' || id FROM cards WHERE parent_id IS NULL
+     ORDER BY created_at DESC, id DESC OFFSET (SELECT count(*) / 2 FROM cards WHERE parent_id IS NULL) LIMIT 1")
+TOTAL=$(PGPASSWORD=$CREDENTIALS psql -h 127.0.0.1 -p "$DB_PORT" -U soom -d soom -At -c "SELECT count(*) FROM cards")
+DEEP=$(printf 'v1|latest|%s' "$MIDDLE" | base64 -w0 | tr '+/' '-_' | tr -d '=')
+say "$TOTAL cards in the database; deep cursor at the middle of the latest feed"
+
+cat >"$WORK/random.lua" <<LUA
+local ids = {}
+for line in io.lines("$WORK/cards.txt") do ids[#ids + 1] = line end
+math.randomseed(os.time())
+local mode = os.getenv("MODE")
+wrk.headers["Authorization"] = "Bearer $TOKEN"
+wrk.headers["Content-Type"] = "application/json"
+request = function()
+    local id = ids[math.random(#ids)]
+    if mode == "like" then return wrk.format("PUT", "/v1/cards/" .. id .. "/like") end
+    if mode == "post" then
+        return wrk.format("POST", "/v1/cards", nil, '{"content":"벤치마크 카드 ' .. math.random(1000000) .. '","background":{"default":"sea-calm"},"tags":["bench"]}')
+    end
+    return wrk.format("GET", "/v1/cards/" .. id)
+end
+local failures = 0
+response = function(status) if status >= 300 then failures = failures + 1 end end
+done = function() io.write(string.format("non-2xx: %d\n", failures)) end
+LUA
+
+run() { # name, wrk arguments...
+    local name=$1; shift
+    say "wrk: $name"
+    wrk -t "$THREADS" -c "$CONNECTIONS" -d "${DURATION}s" --latency "$@" >"$WORK/$name.txt" 2>&1 || true
+    local rps p50 p99 errors
+    rps=$(awk '/Requests\/sec/ {print $2}' "$WORK/$name.txt")
+    p50=$(awk '$1 == "50%" {print $2}' "$WORK/$name.txt")
+    p99=$(awk '$1 == "99%" {print $2}' "$WORK/$name.txt")
+    errors=$(awk '/Non-2xx|non-2xx|Socket errors/' "$WORK/$name.txt" | tr '\n' ' ')
+    printf '%-28s %10s req/s   p50 %-9s p99 %-9s %s\n' "$name" "$rps" "$p50" "$p99" "$errors" | tee -a "$WORK/results.txt"
+}
+AUTH="Authorization: Bearer $TOKEN"
+run "GET /healthz" "$URL/healthz"
+run "GET latest (first page)" -H "$AUTH" "$URL/v1/feeds/latest?limit=20"
+run "GET latest (deep cursor)" -H "$AUTH" "$URL/v1/feeds/latest?limit=20&cursor=$DEEP"
+export MODE=detail; run "GET /v1/cards/{id}" -s "$WORK/random.lua" "$URL"
+export MODE=post; run "POST /v1/cards" -s "$WORK/random.lua" "$URL"
+export MODE=like; run "PUT like" -s "$WORK/random.lua" "$URL"
+sleep 1
+echo "server peak RSS: $(( $(cat "$WORK/peak-rss" 2>/dev/null || echo 0) / 1024 )) MiB   (cards at start: $TOTAL; results in $WORK)" | tee -a "$WORK/results.txt"
