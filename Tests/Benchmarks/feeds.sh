@@ -129,13 +129,15 @@ LUA
 
 run() { # name, wrk arguments...
     local name=$1; shift
+    local file
+    file="$WORK/$(printf '%s' "$name" | tr -c 'a-zA-Z0-9' '_').txt"
     say "wrk: $name"
-    wrk -t "$THREADS" -c "$CONNECTIONS" -d "${DURATION}s" --latency "$@" >"$WORK/$name.txt" 2>&1 || true
+    wrk -t "$THREADS" -c "$CONNECTIONS" -d "${DURATION}s" --latency "$@" >"$file" 2>&1 || true
     local rps p50 p99 errors
-    rps=$(awk '/Requests\/sec/ {print $2}' "$WORK/$name.txt")
-    p50=$(awk '$1 == "50%" {print $2}' "$WORK/$name.txt")
-    p99=$(awk '$1 == "99%" {print $2}' "$WORK/$name.txt")
-    errors=$(awk '/Non-2xx|non-2xx|Socket errors/' "$WORK/$name.txt" | tr '\n' ' ')
+    rps=$(awk '/Requests\/sec/ {print $2}' "$file")
+    p50=$(awk '$1 == "50%" {print $2}' "$file")
+    p99=$(awk '$1 == "99%" {print $2}' "$file")
+    errors=$(awk '/Non-2xx|non-2xx|Socket errors/' "$file" | tr '\n' ' ')
     printf '%-28s %10s req/s   p50 %-9s p99 %-9s %s\n' "$name" "$rps" "$p50" "$p99" "$errors" | tee -a "$WORK/results.txt"
 }
 AUTH="Authorization: Bearer $TOKEN"

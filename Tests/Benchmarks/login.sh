@@ -25,6 +25,7 @@
 #                                   first, only if it holds nothing but a Soom cluster); 0: keep it
 #   SOOM_BENCH_SKIP_BUILD=0         1: use the existing .build-release binary
 #   SOOM_BENCH_PERF=0               1: perf profile (system-wide) 5 s into the login run
+#   SOOM_BENCH_GOAL=3000            logins/s the result line compares against
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -56,6 +57,7 @@ RESULTS="$WORK/results.txt"
 : >"$RESULTS"
 SERVER_PID=""
 MONITOR_PID=""
+REGISTERED=0  # the devices are registered once per run; later setups skip it
 
 say() { printf '[login.sh %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { say "error: $*"; exit 1; }
@@ -81,6 +83,7 @@ stop_server() {
         wait "$SERVER_PID" 2>/dev/null || server_status=$?
         say "server exited with status $server_status$(grep -m1 '^Error:' "$SERVER_LOG" 2>/dev/null | sed 's/^/, log: /')"
     fi
+    rm -f "$WORK"/*.jsonl  # spent or expired challenges: useless after the run
     exit "$status"
 }
 trap stop_server EXIT
@@ -164,9 +167,11 @@ run_wrk() {
 presign() {
     local name=$1 algorithm=$2 count=$3 seconds=$4
     say "setup ($name): $count pre-signed logins, $algorithm, $DEVICES devices"
-    local line
+    local line registration=()
+    [[ "$REGISTERED" == 0 ]] || registration=(--no-register)
     line=$(timeout 280 python3 "$HERE/presign.py" --url "$URL" --devices "$DEVICES" --count "$count" --algorithm "$algorithm" \
-        --keys "$WORK/device-keys.json" --out "$WORK/$name.jsonl" | grep '^PRESIGN') || die "setup ($name) failed"
+        --keys "$WORK/device-keys.json" --out "$WORK/$name.jsonl" "${registration[@]}" | grep '^PRESIGN') || die "setup ($name) failed"
+    REGISTERED=1
     echo "$name-setup $line" >>"$RESULTS"
     local expires left
     expires=$(value expires "$line")
@@ -209,8 +214,8 @@ fi
 failed=0
 busy_machine=0
 echo
-row() { printf '%-12s %9s %9s %8s %8s %8s %8s %7s %7s %5s %5s %5s %5s\n' "$@"; }
-row run req/s logins/s p50_ms p90_ms p99_ms max_ms errors rss_MB soom pg wrk other
+row() { printf '%-12s %9s %9s %7s %7s %7s %7s %7s %6s %5s %5s %5s %5s %7s %8s\n' "$@"; }
+row run req/s logins/s p50_ms p90_ms p99_ms max_ms errors rss_MB soom pg wrk other cpu_ms alone/s
 while read -r name rest; do
     [[ "$name" == *-setup ]] && continue
     failures=$(value failures "$rest"); sockets=$(value socket_errors "$rest"); exhausted=$(value exhausted_threads "$rest")
@@ -219,19 +224,30 @@ while read -r name rest; do
     [[ -z "$exhausted" || "$exhausted" == 0 ]] || { failed=1; errors="$errors+ex"; }
     other=$(value cpu_other "$rest")
     [[ -n "$other" ]] && awk "BEGIN { exit !($other > 0.2) }" && busy_machine=1
+    # cpu_ms: soom + PostgreSQL CPU per login (per request for runs without logins). alone/s: the
+    # rate if soom, PostgreSQL and wrk had all cores to themselves (rate x cores / their cores).
+    rate=$(value logins_per_s "$rest"); [[ -n "$rate" ]] || rate=$(value rps "$rest")
+    estimate=$(awk -v r="$rate" -v s="$(value cpu_soom "$rest")" -v p="$(value cpu_postgres "$rest")" \
+        -v w="$(value cpu_wrk "$rest")" -v n="$(nproc)" \
+        'BEGIN { if (r > 0 && s + p > 0) printf "%.3f %.0f", (s + p) * 1000 / r, r * n / (s + p + w); else print "- -" }')
     row "$name" "$(value rps "$rest")" "$(value logins_per_s "$rest")" "$(value p50_ms "$rest")" "$(value p90_ms "$rest")" \
         "$(value p99_ms "$rest")" "$(value max_ms "$rest")" "$errors" "$(value soom_rss_max_mb "$rest")" \
-        "$(value cpu_soom "$rest")" "$(value cpu_postgres "$rest")" "$(value cpu_wrk "$rest")" "$other"
+        "$(value cpu_soom "$rest")" "$(value cpu_postgres "$rest")" "$(value cpu_wrk "$rest")" "$other" $estimate
 done <"$RESULTS"
 echo
 echo "logins/s = successful POST /v1/sessions per second, each paired with one POST /v1/auth/challenges;"
 echo "latency is per request (challenge and session requests together). errors = non-2xx + socket errors;"
 echo "'+ex' = pre-signed bodies ran out (raise SOOM_BENCH_EXPECTED_RATE). soom/pg/wrk/other: CPU in cores"
-echo "of $(nproc) during the run (pg = PostgreSQL, other = everything else on the machine)."
+echo "of $(nproc) during the run (pg = PostgreSQL, other = everything else on the machine). cpu_ms = soom+pg"
+echo "CPU per login (per request where there are no logins); alone/s = rate x $(nproc) / (soom+pg+wrk cores),"
+echo "an estimate of the rate with the machine to themselves: use it when 'other' is not ~0."
 if ((busy_machine == 1)); then
     echo "WARNING: other work used > 0.2 cores during a run; the numbers are low. Run on a quiet machine. Biggest:"
     while read -r name rest; do [[ "$name" == *-setup ]] || echo "  $name: $(value other_top "$rest")"; done <"$RESULTS"
 fi
+login_rate=$(awk '$1 == "login" { print }' "$RESULTS" | tr ' ' '\n' | sed -n 's/^logins_per_s=//p')
+goal=${SOOM_BENCH_GOAL:-3000}
+echo "goal $goal logins/s: $(awk -v r="${login_rate:-0}" -v g="$goal" 'BEGIN { print (r >= g ? "met" : "NOT met") }') (login run: ${login_rate:-none} logins/s)"
 while read -r name rest; do
     [[ "$name" == *-setup ]] || continue
     echo "$name: $(value count "$rest") bodies in $(value total_s "$rest") s (keys $(value keys_s "$rest") s, registration $(value register_s "$rest") s, challenges $(value challenges_s "$rest") s, signing $(value sign_s "$rest") s)"

@@ -8,7 +8,7 @@ of the timed phase:
 1. make (or reuse, from --keys) K RSA-2048 device keys, half `rsa-pss-sha256`, half
    `rsa-pkcs1v15-sha256`, and register each with `POST /v1/accounts` (409
    device_already_registered is fine: the key is registered from an earlier run on the same
-   database);
+   database; --no-register skips this step);
 2. create N challenges with `POST /v1/auth/challenges` over many keep-alive connections (one
    challenge is a committed INSERT, so one connection gets only a few hundred a second), then
    sign each for purpose `login` with a device key (round-robin) on every core
@@ -168,6 +168,7 @@ def main():
     parser.add_argument("--keys", required=True, help="device key cache (JSON list of PKCS#8 PEMs); created if missing")
     parser.add_argument("--out", required=True, help="output: one POST /v1/sessions JSON body per line")
     parser.add_argument("--connections", type=int, default=32, help="concurrent connections for challenges (default 32)")
+    parser.add_argument("--no-register", action="store_true", help="the devices are already registered on this database")
     args = parser.parse_args()
     cores = os.cpu_count() or 2
 
@@ -200,10 +201,11 @@ def main():
             raise RuntimeError(f"POST /v1/accounts -> {status} {body}")
         return "created"
 
-    with ThreadPool(16) as pool:
-        outcomes = pool.map(register, devices)
+    if not args.no_register:
+        with ThreadPool(16) as pool:
+            outcomes = pool.map(register, devices)
+        log(f"devices: {outcomes.count('created')} registered, {outcomes.count('existing')} already registered")
     registered = time.time()
-    log(f"devices: {outcomes.count('created')} registered, {outcomes.count('existing')} already registered")
 
     # 3. Challenges (many connections, several processes), then signatures (every core).
     if args.algorithm == "mixed":

@@ -1,11 +1,19 @@
 import SoomCrypto
 import SoomDomain
+import Synchronization
 
 /// The domain's `IdentityCrypto` port, implemented with OpenSSL 3 (`SoomCrypto`).
 struct OpenSSLIdentityCrypto: IdentityCrypto {
+    /// Parsed keys by their PEM text. OpenSSL 3 takes about 200 µs to decode and check a key,
+    /// ten times a signature check; a device signs in with the same key again and again.
+    private let keys = KeyCache(capacity: 4096)
+
     func deviceKey(pem: String) throws(SoomError) -> any DeviceKey {
+        if let cached = self.keys[pem] { return cached }
         do {
-            return OpenSSLDeviceKey(key: try DevicePublicKey(pem: pem))
+            let key = OpenSSLDeviceKey(key: try DevicePublicKey(pem: pem))
+            self.keys[pem] = key
+            return key
         } catch {
             throw SoomError.invalidPublicKey(Self.message(for: error))
         }
@@ -39,5 +47,39 @@ struct OpenSSLDeviceKey: DeviceKey {
             case .rsaPKCS1v15SHA256: .rsaPKCS1v15SHA256
             }
         return self.key.isValidSignature(signature, for: message, scheme: scheme)
+    }
+}
+
+/// A bounded map of valid keys (only keys that parsed are kept); the oldest entries go first.
+final class KeyCache: Sendable {
+    private struct Storage {
+        var keys: [String: OpenSSLDeviceKey] = [:]
+        var order: [String] = []
+        var next = 0
+    }
+
+    private let capacity: Int
+    private let storage = Mutex(Storage())
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    subscript(pem: String) -> OpenSSLDeviceKey? {
+        get { self.storage.withLock { $0.keys[pem] } }
+        set {
+            guard let newValue else { return }
+            self.storage.withLock { storage in
+                guard storage.keys[pem] == nil else { return }
+                if storage.order.count < self.capacity {
+                    storage.order.append(pem)
+                } else {
+                    storage.keys[storage.order[storage.next]] = nil
+                    storage.order[storage.next] = pem
+                    storage.next = (storage.next + 1) % self.capacity
+                }
+                storage.keys[pem] = newValue
+            }
+        }
     }
 }
