@@ -6,6 +6,15 @@ extension PostgresCardRepository {
     /// One SQL round trip per page (a second only to tell an empty list from a missing subject).
     /// Asks for one card more than the page to know whether another page follows.
     public func page(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
+        if case .latest = feed {
+            let rows =
+                if let position {
+                    try await self.database.rows(CardStatements.LatestAfter(viewer: viewer, position: position, limit: limit + 1))
+                } else {
+                    try await self.database.rows(CardStatements.LatestFirst(viewer: viewer, limit: limit + 1))
+                }
+            return Self.page(rows, limit: limit)
+        }
         var builder = SQLBuilder()
         let viewerParameter = builder.bind(viewer)
         let from = "FROM cards c JOIN accounts a ON a.id = c.author_id"
@@ -34,6 +43,11 @@ extension PostgresCardRepository {
                 + "ORDER BY c.created_at DESC, c.id DESC LIMIT \(limitParameter)")
         let rows = try await self.database.rows(builder.query).map(CardRow.decode)
         if rows.isEmpty, !(try await self.subjectExists(of: feed)) { return nil }
+        return Self.page(rows, limit: limit)
+    }
+
+    /// A page from `limit + 1` newest-first rows: the extra row only says that another page follows.
+    static func page(_ rows: [(card: Card, micros: Int64)], limit: Int) -> FeedPage {
         let page = rows.prefix(limit)
         let next = rows.count > limit ? page.last.map { FeedPosition(createdAtMicros: $0.micros, id: $0.card.id) } : nil
         return FeedPage(cards: page.map(\.card), next: next)

@@ -98,13 +98,7 @@ public struct PostgresCardRepository: CardRepository {
     }
 
     public func card(id: UUID, viewer: UUID) async throws -> Card? {
-        var builder = SQLBuilder()
-        let viewerParameter = builder.bind(viewer)
-        let idParameter = builder.bind(id)
-        builder.append(
-            "SELECT \(CardRow.select(viewer: viewerParameter)) FROM cards c JOIN accounts a ON a.id = c.author_id "
-                + "WHERE c.id = \(idParameter) AND \(CardRow.live)")
-        return try await self.database.rows(builder.query).first.map { try CardRow.decode($0).card }
+        try await self.database.first(CardStatements.Detail(viewer: viewer, id: id))?.card
     }
 
     public func delete(cardID: UUID, by accountID: UUID) async throws -> DeleteCardOutcome {

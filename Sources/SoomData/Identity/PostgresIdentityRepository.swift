@@ -110,12 +110,7 @@ public struct PostgresIdentityRepository: IdentityRepository {
     }
 
     public func account(sessionTokenHash: [UInt8], now: Date) async throws -> Account? {
-        let rows = try await self.database.rows(
-            """
-            SELECT \(unescaped: AccountRow.columns("a")) FROM sessions s JOIN accounts a ON a.id = s.account_id
-            WHERE s.token_hash = \(Data(sessionTokenHash)) AND s.expires_at > \(now)
-            """)
-        return try rows.first.map { try AccountRow.decode($0) }
+        try await self.database.first(SessionAccountStatement(tokenHash: Data(sessionTokenHash), now: now))
     }
 
     public func deleteSession(tokenHash: [UInt8]) async throws {
