@@ -17,16 +17,11 @@ public struct PostgresIdentityRepository: IdentityRepository {
     private struct TransferCodeUnavailable: Error {}
 
     public func insertChallenge(_ challenge: Challenge) async throws {
-        try await self.database.execute(
-            "INSERT INTO auth_challenges (id, nonce, expires_at) VALUES (\(challenge.id), \(challenge.nonce), \(challenge.expiresAt))")
+        _ = try await self.database.rows(ChallengeStatements.Insert(challenge: challenge))
     }
 
     public func challenge(id: UUID) async throws -> Challenge? {
-        let rows = try await self.database.rows("SELECT nonce, expires_at FROM auth_challenges WHERE id = \(id)")
-        return try rows.first.map { row in
-            let (nonce, expiresAt) = try row.decode((String, Date).self)
-            return Challenge(id: id, nonce: nonce, expiresAt: expiresAt)
-        }
+        try await self.database.first(ChallengeStatements.Find(id: id))
     }
 
     public func register(_ registration: Registration, session: StoredSession, challengeID: UUID, now: Date) async throws -> RegistrationOutcome {
