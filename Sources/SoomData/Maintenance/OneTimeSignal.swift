@@ -1,41 +1,17 @@
 import Synchronization
 
-/// Something that happens once (the schema is migrated) and that any number of tasks can wait for.
+/// Something that happens once (the schema is migrated) and that background jobs check before they start.
 public final class OneTimeSignal: Sendable {
-    private enum State {
-        case waiting([CheckedContinuation<Void, Never>])
-        case signalled
-    }
-
-    private let state = Mutex(State.waiting([]))
+    private let signalled: Mutex<Bool>
 
     public init(signalled: Bool = false) {
-        if signalled { self.signal() }
+        self.signalled = Mutex(signalled)
     }
 
-    /// Wakes every waiter, now and later.
+    /// Whether `signal()` has been called.
+    public var isSignalled: Bool { self.signalled.withLock { $0 } }
+
     public func signal() {
-        let waiters = self.state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            defer { state = .signalled }
-            if case .waiting(let waiters) = state { return waiters }
-            return []
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-
-    public func wait() async {
-        await withCheckedContinuation { continuation in
-            let resumeNow = self.state.withLock { state -> Bool in
-                switch state {
-                case .signalled:
-                    return true
-                case .waiting(var waiters):
-                    waiters.append(continuation)
-                    state = .waiting(waiters)
-                    return false
-                }
-            }
-            if resumeNow { continuation.resume() }
-        }
+        self.signalled.withLock { $0 = true }
     }
 }

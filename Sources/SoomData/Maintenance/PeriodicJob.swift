@@ -25,9 +25,15 @@ public struct PeriodicJob: Service {
     }
 
     public func run() async throws {
-        try await cancelWhenGracefulShutdown {
-            await self.startAfter.wait()
+        // Nothing here throws: a stop (graceful shutdown cancels this task) ends the loop quietly,
+        // and a failed round is logged and retried. Waiting for the start signal polls so that a
+        // stop before it fires ends the job too.
+        await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
+                guard self.startAfter.isSignalled else {
+                    try? await Task.sleep(for: .milliseconds(100))
+                    continue
+                }
                 do {
                     try await self.work()
                 } catch is CancellationError {
@@ -36,7 +42,7 @@ public struct PeriodicJob: Service {
                     self.logger.warning(
                         "background job failed; retrying next round", metadata: ["job": "\(self.name)", "error": "\(loggableDescription(of: error))"])
                 }
-                try await Task.sleep(for: self.interval)
+                try? await Task.sleep(for: self.interval)
             }
         }
     }
