@@ -50,7 +50,7 @@ PERF=${SOOM_BENCH_PERF:-0}
 URL="http://127.0.0.1:$PORT"
 
 mkdir -p "$WORK"
-rm -f "$WORK"/perf*.txt "$WORK/perf.data"
+rm -f "$WORK"/perf*.txt "$WORK/perf.data" "$WORK"/*.wrk "$WORK"/*.monitor "$WORK"/*.jsonl
 SERVER_LOG="$WORK/server.log"
 RESULTS="$WORK/results.txt"
 : >"$RESULTS"
@@ -137,8 +137,11 @@ say "ready (postmaster pid ${POSTMASTER:-none})"
 run_wrk() {
     local name=$1 mode=$2 seconds=$3 url=$4
     shift 4
-    local window=$((seconds > 6 ? seconds - 4 : seconds))
-    (sleep 2 && exec python3 "$HERE/monitor.py" --pid "$SERVER_PID" --pg-pid "$POSTMASTER" --duration "$window") \
+    # The monitor watches the middle of the run: from 15 % (at most 2 s) in to as long before the end.
+    local delay window
+    delay=$(awk -v s="$seconds" 'BEGIN { d = s * 0.15; print (d > 2 ? 2 : d) }')
+    window=$(awk -v s="$seconds" -v d="$delay" 'BEGIN { print s - 2 * d }')
+    (sleep "$delay" && exec python3 "$HERE/monitor.py" --pid "$SERVER_PID" --pg-pid "$POSTMASTER" --duration "$window") \
         >"$WORK/$name.monitor" &
     MONITOR_PID=$!
     local perf_pid=""
