@@ -62,9 +62,9 @@ extension CardReactor.State: ResponseState {
         case .pending:
             throw IncompleteReactorState(state: "\(self)")
         case .posted(let card):
-            return try JSON.response(.created, CardBody(card: card), headers: [.location: "/v1/cards/\(card.id.uuidString.lowercased())"])
+            return JSON.response(.created, writing: CardBody(card: card), headers: [.location: "/v1/cards/\(card.id.uuidString.lowercased())"])
         case .card(let card):
-            return try JSON.response(.ok, CardBody(card: card))
+            return JSON.response(.ok, writing: CardBody(card: card))
         case .deleted:
             return Response(status: .noContent)
         case .like(let like):

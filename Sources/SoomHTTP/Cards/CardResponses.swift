@@ -2,59 +2,109 @@ import Foundation
 import SoomDomain
 
 /// The contract's `Card`, every member present (`null` where empty).
-struct CardBody: Encodable, Equatable {
+///
+/// Written with `JSONWriter`: cards are the bulk of every feed response.
+struct CardBody: JSONWritable, Equatable {
     let card: Card
 
-    enum CodingKeys: String, CodingKey {
-        case id, content, font, background, tags, author, parentId, parentDeleted, createdAt, expiresAt, likeCount, commentCount,
-            likedByMe, isMine, distanceMeters
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.card.id.uuidString.lowercased(), forKey: .id)
-        try container.encode(self.card.content, forKey: .content)
-        try container.encode(self.card.font.rawValue, forKey: .font)
-        try container.encode(IdentityResponses.Image(reference: self.card.background), forKey: .background)
-        try container.encode(self.card.tags, forKey: .tags)
-        try container.encode(UserSummaryBody(user: self.card.author), forKey: .author)
-        try container.encode(self.card.parentID?.uuidString.lowercased(), forKey: .parentId)
-        try container.encode(self.card.parentDeleted, forKey: .parentDeleted)
-        try container.encode(self.card.createdAt, forKey: .createdAt)
-        try container.encode(self.card.expiresAt, forKey: .expiresAt)
-        try container.encode(self.card.likeCount, forKey: .likeCount)
-        try container.encode(self.card.commentCount, forKey: .commentCount)
-        try container.encode(self.card.likedByMe, forKey: .likedByMe)
-        try container.encode(self.card.isMine, forKey: .isMine)
-        try container.encode(self.card.distanceMeters.map { ($0 * 10).rounded() / 10 }, forKey: .distanceMeters)
+    func write(to writer: inout JSONWriter) {
+        let card = self.card
+        writer.beginObject()
+        writer.key("id")
+        writer.uuid(card.id)
+        writer.key("content")
+        writer.string(card.content)
+        writer.key("font")
+        writer.string(card.font.rawValue)
+        writer.key("background")
+        ImageBody(reference: card.background).write(to: &writer)
+        writer.key("tags")
+        writer.beginArray()
+        for tag in card.tags { writer.string(tag) }
+        writer.endArray()
+        writer.key("author")
+        UserSummaryBody(user: card.author).write(to: &writer)
+        writer.key("parentId")
+        writer.uuid(card.parentID)
+        writer.key("parentDeleted")
+        writer.bool(card.parentDeleted)
+        writer.key("createdAt")
+        writer.timestamp(card.createdAt)
+        writer.key("expiresAt")
+        writer.timestamp(card.expiresAt)
+        writer.key("likeCount")
+        writer.int(card.likeCount)
+        writer.key("commentCount")
+        writer.int(card.commentCount)
+        writer.key("likedByMe")
+        writer.bool(card.likedByMe)
+        writer.key("isMine")
+        writer.bool(card.isMine)
+        writer.key("distanceMeters")
+        writer.double(card.distanceMeters.map { ($0 * 10).rounded() / 10 })
+        writer.endObject()
     }
 }
 
 /// The contract's `UserSummary` = `{"id","nickname","profileImage"}`.
-struct UserSummaryBody: Encodable, Equatable {
+struct UserSummaryBody: JSONWritable, Equatable {
     let user: UserSummary
 
-    enum CodingKeys: String, CodingKey { case id, nickname, profileImage }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.user.id.uuidString.lowercased(), forKey: .id)
-        try container.encode(self.user.nickname, forKey: .nickname)
-        try container.encode(self.user.profileImage.map(IdentityResponses.Image.init), forKey: .profileImage)
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("id")
+        writer.uuid(self.user.id)
+        writer.key("nickname")
+        writer.string(self.user.nickname)
+        writer.key("profileImage")
+        if let image = self.user.profileImage { ImageBody(reference: image).write(to: &writer) } else { writer.null() }
+        writer.endObject()
     }
 }
 
-/// A list: `{"items": [...], "nextCursor": "…" | null}`.
-struct ListBody<Item: Encodable & Equatable>: Encodable, Equatable {
-    let items: [Item]
+/// An image as cards and profiles show it: `{"kind": "default", "name", "url"}` or
+/// `{"kind": "upload", "imageId", "url"}` (the same shape as `IdentityResponses.Image`).
+struct ImageBody: JSONWritable, Equatable {
+    let reference: ImageReference
+
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("kind")
+        switch self.reference {
+        case .builtIn(let name):
+            writer.string("default")
+            writer.key("name")
+            writer.string(name)
+            writer.key("url")
+            writer.string("/v1/images/defaults/\(name)")
+        case .upload(let id):
+            writer.string("upload")
+            writer.key("imageId")
+            writer.string(id)
+            writer.key("url")
+            writer.string("/v1/images/\(id)")
+        }
+        writer.endObject()
+    }
+}
+
+/// A list of cards: `{"items": [...], "nextCursor": "…" | null}`.
+struct CardListBody: JSONWritable, Equatable {
+    let cards: [Card]
     let nextCursor: String?
 
-    enum CodingKeys: String, CodingKey { case items, nextCursor }
+    /// Room for a typical page in one allocation (a card is about 600 bytes).
+    var capacity: Int { 64 + self.cards.count * 768 }
 
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.items, forKey: .items)
-        try container.encode(self.nextCursor, forKey: .nextCursor)
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("items")
+        writer.beginArray()
+        for card in self.cards { CardBody(card: card).write(to: &writer) }
+        writer.endArray()
+        writer.key("nextCursor")
+        writer.string(self.nextCursor)
+        writer.endObject()
     }
 }
 

@@ -39,7 +39,9 @@ extension FeedReactor.State: ResponseState {
     func response() throws -> Response {
         switch self {
         case .pending: throw IncompleteReactorState(state: "\(self)")
-        case .page(let cards, let nextCursor): try JSON.response(.ok, ListBody(items: cards.map(CardBody.init), nextCursor: nextCursor))
+        case .page(let cards, let nextCursor):
+            let body = CardListBody(cards: cards, nextCursor: nextCursor)
+            return JSON.response(.ok, writing: body, capacity: body.capacity)
         }
     }
 }

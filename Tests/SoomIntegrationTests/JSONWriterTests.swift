@@ -1,0 +1,111 @@
+import Foundation
+import SoomDomain
+import Testing
+
+@testable import SoomHTTP
+
+@Suite("JSONWriter: the card responses' JSON")
+struct JSONWriterTests {
+    static func parse(_ writer: JSONWriter) throws -> Any {
+        var buffer = writer.buffer
+        let bytes = buffer.readBytes(length: buffer.readableBytes) ?? []
+        return try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+    }
+
+    @Test("strings round-trip exactly: quotes, backslashes, every control character, Hangul, emoji, slashes")
+    func strings() throws {
+        let controls = String((0..<0x20).map { Character(Unicode.Scalar(UInt8($0))) })
+        let samples = [
+            "", "plain", "\"quoted\" \\ back\\slash", controls, "숨 쉬는 하늘 🌙👩‍👩‍👧", "a/b</script>", "\u{2028}\u{2029}\u{7F}", "tab\tnew\nline\r",
+        ]
+        for sample in samples {
+            var writer = JSONWriter()
+            writer.string(sample)
+            #expect(try Self.parse(writer) as? String == sample, "\(sample.debugDescription)")
+        }
+        var writer = JSONWriter()
+        writer.string("a/b")
+        #expect(String(buffer: writer.buffer) == #""a/b""#)
+    }
+
+    @Test("separators: nested objects and arrays, empty ones, nulls and numbers")
+    func structure() throws {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("a")
+        writer.beginArray()
+        writer.int(1)
+        writer.int(-2)
+        writer.beginObject()
+        writer.endObject()
+        writer.beginArray()
+        writer.endArray()
+        writer.null()
+        writer.endArray()
+        writer.key("b")
+        writer.double(12.5)
+        writer.key("c")
+        writer.double(.nan)
+        writer.key("d")
+        writer.bool(true)
+        writer.key("e")
+        writer.uuid(UUID(uuidString: "0A1B2C3D-4E5F-6789-ABCD-EF0123456789"))
+        writer.key("f")
+        writer.timestamp(Date(timeIntervalSince1970: 1_795_836_696.123))
+        writer.endObject()
+        #expect(
+            String(buffer: writer.buffer)
+                == #"{"a":[1,-2,{},[],null],"b":12.5,"c":null,"d":true,"e":"0a1b2c3d-4e5f-6789-abcd-ef0123456789","f":"2026-11-28T03:31:36.123Z"}"#)
+    }
+
+    @Test("a card list has every member of the contract's Card, with the contract's types")
+    func cardList() throws {
+        let author = UserSummary(id: UUID(), nickname: "별 \"빛\"", profileImage: .upload(id: "img1"))
+        let card = Card(
+            id: UUID(), content: "첫 줄\n둘째 줄 \"인용\"", font: .serif, background: .builtIn(name: "sea-calm"), tags: ["하늘", "Sky_1"],
+            author: author, parentID: UUID(), parentDeleted: true, createdAt: Date(timeIntervalSince1970: 1_795_836_696.5),
+            expiresAt: nil, likeCount: 3, commentCount: 0, likedByMe: true, isMine: false, distanceMeters: 1234.56)
+        let plain = Card(
+            id: UUID(), content: "x", font: .default, background: .upload(id: "bg"), tags: [],
+            author: UserSummary(id: UUID(), nickname: "n", profileImage: nil), parentID: nil, parentDeleted: false,
+            createdAt: Date(timeIntervalSince1970: 0), expiresAt: Date(timeIntervalSince1970: 86_400), likeCount: 0, commentCount: 7,
+            likedByMe: false, isMine: true, distanceMeters: nil)
+        var writer = JSONWriter()
+        CardListBody(cards: [card, plain], nextCursor: "abc").write(to: &writer)
+        let list = try #require(try Self.parse(writer) as? [String: Any])
+        #expect(list["nextCursor"] as? String == "abc")
+        let items = try #require(list["items"] as? [[String: Any]])
+        #expect(items.count == 2)
+        let first = items[0]
+        #expect(Set(first.keys) == [
+            "id", "content", "font", "background", "tags", "author", "parentId", "parentDeleted", "createdAt", "expiresAt", "likeCount",
+            "commentCount", "likedByMe", "isMine", "distanceMeters",
+        ])
+        #expect(first["id"] as? String == card.id.uuidString.lowercased())
+        #expect(first["content"] as? String == card.content)
+        #expect(first["font"] as? String == "serif")
+        #expect(first["background"] as? [String: String] == ["kind": "default", "name": "sea-calm", "url": "/v1/images/defaults/sea-calm"])
+        #expect(first["tags"] as? [String] == ["하늘", "Sky_1"])
+        let firstAuthor = try #require(first["author"] as? [String: Any])
+        #expect(firstAuthor["nickname"] as? String == "별 \"빛\"")
+        #expect(firstAuthor["profileImage"] as? [String: String] == ["kind": "upload", "imageId": "img1", "url": "/v1/images/img1"])
+        #expect(first["parentId"] as? String == card.parentID?.uuidString.lowercased())
+        #expect(first["parentDeleted"] as? Bool == true)
+        #expect(first["createdAt"] as? String == "2026-11-28T03:31:36.500Z")
+        #expect(first["expiresAt"] is NSNull)
+        #expect(first["likeCount"] as? Int == 3)
+        #expect(first["likedByMe"] as? Bool == true)
+        #expect(first["isMine"] as? Bool == false)
+        #expect(first["distanceMeters"] as? Double == 1234.6)
+        let second = items[1]
+        #expect(second["parentId"] is NSNull)
+        #expect(second["distanceMeters"] is NSNull)
+        #expect(second["tags"] as? [String] == [])
+        #expect(second["expiresAt"] as? String == "1970-01-02T00:00:00.000Z")
+        #expect((second["author"] as? [String: Any])?["profileImage"] is NSNull)
+
+        var empty = JSONWriter()
+        CardListBody(cards: [], nextCursor: nil).write(to: &empty)
+        #expect(String(buffer: empty.buffer) == #"{"items":[],"nextCursor":null}"#)
+    }
+}
