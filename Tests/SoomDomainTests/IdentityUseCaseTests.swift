@@ -84,7 +84,32 @@ struct IdentityUseCaseTests {
             try await SignIn(world.environment)(badKey)
         } throws: { ($0 as? SoomError)?.code == "invalid_public_key" }
         // The challenge survived all three refusals.
-        #expect(try await world.repository.challenge(id: UUID(uuidString: registerProof.challengeID)!) != nil)
+        let challenge = try #require(ChallengeSeal(secret: InMemoryIdentityRepository.secret, crypto: world.crypto).open(registerProof.challengeID))
+        #expect(!world.repository.isSpent(challenge))
+    }
+
+    @Test("challenges: an ID opens only with the secret that sealed it, unaltered, and keeps nonce and expiry")
+    func challengeSeal() throws {
+        let crypto = FakeIdentityCrypto()
+        let seal = ChallengeSeal(secret: [UInt8](repeating: 1, count: 32), crypto: crypto)
+        let nonce = (0..<32).map { UInt8($0) }
+        let expiry = Date(timeIntervalSince1970: 1_800_000_300.1239)
+        let challenge = seal.seal(nonce: nonce, expiresAt: expiry)
+        #expect(challenge.nonce == Base64URL.encode(nonce))
+        #expect(challenge.expiresAt == Date(timeIntervalSince1970: 1_800_000_300.123))
+        #expect(seal.open(challenge.id) == challenge)
+        #expect(ChallengeSeal(secret: [UInt8](repeating: 2, count: 32), crypto: crypto).open(challenge.id) == nil)
+        var bytes = try #require(Base64URL.decode(challenge.id))
+        for index in bytes.indices {
+            bytes[index] ^= 0x80
+            #expect(seal.open(Base64URL.encode(bytes)) == nil, "byte \(index) altered")
+            bytes[index] ^= 0x80
+        }
+        for garbage in ["", "x", challenge.id + "A", String(challenge.id.dropLast()), "'; DROP TABLE accounts; --", String(repeating: "A", count: 4096),
+            UUID().uuidString]
+        {
+            #expect(seal.open(garbage) == nil)
+        }
     }
 
     @Test("sign out: the token stops working; other sessions keep working")

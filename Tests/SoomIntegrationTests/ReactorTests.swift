@@ -12,7 +12,7 @@ struct ReactorTests {
 
     @Test("ChallengeReactor: issued challenge becomes the state")
     func challenge() {
-        let challenge = Challenge(id: UUID(), nonce: "n", expiresAt: Date(timeIntervalSince1970: 300))
+        let challenge = Challenge(id: "sealed", nonceBytes: Array(repeating: 7, count: 32), expiresAt: Date(timeIntervalSince1970: 300))
         #expect(ChallengeReactor.reduce(state: .pending, mutation: .issued(challenge)) == .issued(challenge))
     }
 

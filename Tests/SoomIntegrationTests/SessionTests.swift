@@ -1,6 +1,11 @@
 import Foundation
 import HummingbirdTesting
+import SoomCrypto
+import SoomData
+import SoomDomain
 import Testing
+
+@testable import SoomHTTP
 
 @Suite("Sessions and challenges against PostgreSQL")
 struct SessionTests {
@@ -75,15 +80,76 @@ struct SessionTests {
         }
     }
 
-    @Test("an expired challenge is 401 invalid_signature")
+    @Test("an expired challenge is 401 invalid_signature, however well signed")
     func expiredChallenge() async throws {
         try await withTestApp { client, database in
             try await TestDevice.a.register(client)
-            let body = try await TestDevice.a.proof(client, purpose: "login")
-            try await database.execute("UPDATE auth_challenges SET expires_at = now() - interval '1 second'")
+            // Sealed with the deployment's own secret, so only the expiry is wrong.
+            let secret = try await database.withIdentityRepository { try await $0.challengeSecret() }
+            let seal = ChallengeSeal(secret: secret, crypto: OpenSSLIdentityCrypto())
+            let expired = seal.seal(nonce: SecureRandom.bytes(32), expiresAt: Date().addingTimeInterval(-1))
+            let before = try await database.snapshot()
+            let body: [String: Any] = [
+                "publicKey": TestDevice.a.publicKeyPEM, "algorithm": "rsa-pss-sha256", "challengeId": expired.id,
+                "signature": TestDevice.a.sign("login", nonce: expired.nonce),
+            ]
             let response = try await client.send(.post, "/v1/sessions", json: body)
             #expect(response.status == .unauthorized)
             #expect(response.errorCode == "invalid_signature")
+            #expect(try await database.snapshot() == before)
+        }
+    }
+
+    @Test("a challenge ID sealed with another secret, or altered, is 401 invalid_signature")
+    func forgedChallenge() async throws {
+        try await withTestApp { client, database in
+            try await TestDevice.a.register(client)
+            let forged = ChallengeSeal(secret: SecureRandom.bytes(32), crypto: OpenSSLIdentityCrypto())
+                .seal(nonce: SecureRandom.bytes(32), expiresAt: Date().addingTimeInterval(60))
+            let (genuineID, genuineNonce) = try await TestDevice.a.challenge(client)
+            // Move the expiry by flipping one bit of it (byte 40 of the sealed bytes).
+            var bytes = try #require(Base64URL.decode(genuineID))
+            bytes[40] ^= 0x01
+            let altered = Base64URL.encode(bytes)
+            for (name, id, nonce) in [("other secret", forged.id, forged.nonce), ("altered expiry", altered, genuineNonce)] {
+                let body: [String: Any] = [
+                    "publicKey": TestDevice.a.publicKeyPEM, "algorithm": "rsa-pss-sha256", "challengeId": id,
+                    "signature": TestDevice.a.sign("login", nonce: nonce),
+                ]
+                let response = try await client.send(.post, "/v1/sessions", json: body)
+                #expect(response.status == .unauthorized, "\(name)")
+                #expect(response.errorCode == "invalid_signature", "\(name)")
+            }
+            // The genuine one still works: the refusals spent nothing.
+            let body: [String: Any] = [
+                "publicKey": TestDevice.a.publicKeyPEM, "algorithm": "rsa-pss-sha256", "challengeId": genuineID,
+                "signature": TestDevice.a.sign("login", nonce: genuineNonce),
+            ]
+            #expect(try await client.send(.post, "/v1/sessions", json: body).status == .created)
+        }
+    }
+
+    @Test("issuing challenges writes nothing; spending one records its nonce until the purge after expiry")
+    func challengesCostNoWrite() async throws {
+        try await withTestApp { client, database in
+            try await TestDevice.a.register(client)
+            let before = try await database.snapshot()
+            for _ in 0..<10 { _ = try await TestDevice.a.challenge(client) }
+            #expect(try await database.snapshot() == before)
+            #expect(try await database.scalar("SELECT count(*)::int FROM server_secrets") == 1)
+
+            let body = try await TestDevice.a.proof(client, purpose: "login")
+            #expect(try await client.send(.post, "/v1/sessions", json: body).status == .created)
+            #expect(try await database.scalar("SELECT count(*)::int FROM spent_challenges") == 2)  // register + login
+
+            // The purge forgets spent challenges and sessions only once they have expired.
+            #expect(try await database.withIdentityRepository { try await $0.purgeExpired(limit: 100) } == 0)
+            try await database.execute("UPDATE spent_challenges SET expires_at = now() - interval '1 second'")
+            try await database.execute(
+                "UPDATE sessions SET expires_at = now() - interval '1 second' WHERE ctid = (SELECT min(ctid) FROM sessions)")
+            #expect(try await database.withIdentityRepository { try await $0.purgeExpired(limit: 100) } == 3)
+            #expect(try await database.scalar("SELECT count(*)::int FROM spent_challenges") == 0)
+            #expect(try await database.scalar("SELECT count(*)::int FROM sessions") == 1)
         }
     }
 
@@ -106,7 +172,7 @@ struct SessionTests {
             #expect(statuses.filter { $0 == 201 }.count == 1)
             #expect(statuses.filter { $0 == 401 }.count == 15)
             #expect(try await database.scalar("SELECT count(*)::int FROM sessions") == sessionsBefore + 1)
-            #expect(try await database.scalar("SELECT count(*)::int FROM auth_challenges") == 0)
+            #expect(try await database.scalar("SELECT count(*)::int FROM spent_challenges") == 2)  // register + this login
         }
     }
 

@@ -1,34 +1,40 @@
 import Foundation
 import PostgresNIO
+import SoomCrypto
 import SoomDomain
 
 /// `IdentityRepository` on PostgreSQL. Each method is one statement or one transaction; proofs
 /// (challenges, transfer codes) are consumed in the same transaction as the change they authorise.
 public struct PostgresIdentityRepository: IdentityRepository {
     let database: Database
+    private let secrets = SecretCache()
 
     public init(database: Database) {
         self.database = database
     }
 
-    /// Thrown inside a transaction to roll it back: the challenge was used meanwhile or has expired.
+    /// Thrown inside a transaction to roll it back: the challenge was spent before or meanwhile.
     private struct ChallengeUnavailable: Error {}
     /// Thrown inside a transaction to roll it back: the transfer code is unknown, used or expired.
     private struct TransferCodeUnavailable: Error {}
 
-    public func insertChallenge(_ challenge: Challenge) async throws {
-        _ = try await self.database.rows(ChallengeStatements.Insert(challenge: challenge))
+    public func challengeSecret() async throws -> [UInt8] {
+        if let secret = self.secrets.challenge { return secret }
+        // Whoever comes first makes it; everyone reads the one that won.
+        let candidate = SecureRandom.bytes(32)
+        try await self.database.execute(
+            "INSERT INTO server_secrets (name, value) VALUES ('challenge-seal', \(Data(candidate))) ON CONFLICT (name) DO NOTHING")
+        let rows = try await self.database.rows("SELECT value FROM server_secrets WHERE name = 'challenge-seal'")
+        let secret = [UInt8](try rows[0].decode(Data.self))
+        self.secrets.challenge = secret
+        return secret
     }
 
-    public func challenge(id: UUID) async throws -> Challenge? {
-        try await self.database.first(ChallengeStatements.Find(id: id))
-    }
-
-    public func register(_ registration: Registration, session: StoredSession, challengeID: UUID, now: Date) async throws -> RegistrationOutcome {
+    public func register(_ registration: Registration, session: StoredSession, challenge: Challenge, now: Date) async throws -> RegistrationOutcome {
         let image = AccountRow.columns(of: registration.profileImage)
         do {
             return try await self.database.transaction { connection in
-                try await Self.consumeChallenge(challengeID, now: now, on: connection, logger: self.database.logger)
+                try await Self.spend(challenge, on: connection, logger: self.database.logger)
                 let rows = try await connection.query(
                     """
                     INSERT INTO accounts (id, key_fingerprint, public_key, nickname, nickname_key, profile_image_kind, profile_image_ref, created_at)
@@ -49,37 +55,23 @@ public struct PostgresIdentityRepository: IdentityRepository {
         }
     }
 
-    public func signIn(fingerprint: [UInt8], session: StoredSession, challengeID: UUID, now: Date) async throws -> SignInOutcome {
-        // One statement: the challenge is consumed only when the account exists, and the session
-        // is created only when the challenge was consumed by this very statement.
-        let rows = try await self.database.rows(
-            """
-            WITH account AS (SELECT \(unescaped: AccountRow.columns("a")) FROM accounts a WHERE a.key_fingerprint = \(Data(fingerprint))),
-            consumed AS (
-                DELETE FROM auth_challenges
-                WHERE id = \(challengeID) AND expires_at > \(now) AND EXISTS (SELECT 1 FROM account)
-                RETURNING id),
-            opened AS (
-                INSERT INTO sessions (token_hash, account_id, expires_at)
-                SELECT \(Data(session.tokenHash)), account.id, \(session.expiresAt) FROM account, consumed
-                RETURNING account_id)
-            SELECT (SELECT count(*) FROM opened)::int, \(unescaped: AccountRow.columns("account"))
-            FROM (VALUES (1)) AS one LEFT JOIN account ON true
-            """)
-        let row = rows[0]
-        let opened = try row.makeRandomAccess()[0].decode(Int.self)
-        guard try row.makeRandomAccess()[1].decode(UUID?.self) != nil else { return .unknownKey }
-        guard opened == 1 else { return .challengeUnavailable }
-        return .signedIn(try AccountRow.decode(row, offset: 1))
+    public func signIn(fingerprint: [UInt8], session: StoredSession, challenge: Challenge, now: Date) async throws -> SignInOutcome {
+        // One prepared statement: the challenge is spent only when the account exists, and the
+        // session is created only when this very statement spent it.
+        guard let row = try await self.database.first(SignInStatement(fingerprint: fingerprint, challenge: challenge, session: session)) else {
+            return .unknownKey
+        }
+        guard row.opened else { return .challengeUnavailable }
+        return .signedIn(row.account)
     }
 
     public func transfer(
-        codeHash: [UInt8], newKey: any DeviceKey, session: StoredSession, challengeID: UUID, now: Date
+        codeHash: [UInt8], newKey: any DeviceKey, session: StoredSession, challenge: Challenge, now: Date
     ) async throws -> TransferOutcome {
         let logger = self.database.logger
         do {
             return try await self.database.transaction { connection in
-                try await Self.consumeChallenge(challengeID, now: now, on: connection, logger: logger)
+                try await Self.spend(challenge, on: connection, logger: logger)
                 let codes = try await connection.query(
                     "DELETE FROM transfer_codes WHERE code_hash = \(Data(codeHash)) AND expires_at > \(now) RETURNING account_id", logger: logger
                 ).collect()
@@ -184,11 +176,35 @@ public struct PostgresIdentityRepository: IdentityRepository {
         }
     }
 
-    private static func consumeChallenge(_ id: UUID, now: Date, on connection: PostgresConnection, logger: Logger) async throws {
-        let consumed = try await connection.query(
-            "DELETE FROM auth_challenges WHERE id = \(id) AND expires_at > \(now) RETURNING id", logger: logger
+    /// Forgets what can no longer matter: spent challenges past their expiry (an expired challenge is
+    /// refused before it reaches the database) and expired sessions. At most `limit` rows of each per
+    /// call; returns how many rows went.
+    public func purgeExpired(limit: Int) async throws -> Int {
+        let rows = try await self.database.rows(
+            """
+            WITH challenges AS (
+                DELETE FROM spent_challenges WHERE nonce IN (
+                    SELECT nonce FROM spent_challenges WHERE expires_at < now() LIMIT \(limit) FOR UPDATE SKIP LOCKED)
+                RETURNING 1),
+            sessions AS (
+                DELETE FROM sessions WHERE token_hash IN (
+                    SELECT token_hash FROM sessions WHERE expires_at < now() LIMIT \(limit) FOR UPDATE SKIP LOCKED)
+                RETURNING 1)
+            SELECT ((SELECT count(*) FROM challenges) + (SELECT count(*) FROM sessions))::int
+            """)
+        return try rows[0].decode(Int.self)
+    }
+
+    /// Records the challenge's nonce as spent; a nonce spent before (or by a parallel request that
+    /// commits first) rolls the transaction back.
+    private static func spend(_ challenge: Challenge, on connection: PostgresConnection, logger: Logger) async throws {
+        let spent = try await connection.query(
+            """
+            INSERT INTO spent_challenges (nonce, expires_at) VALUES (\(Data(challenge.nonceBytes)), \(challenge.expiresAt))
+            ON CONFLICT (nonce) DO NOTHING RETURNING 1
+            """, logger: logger
         ).collect()
-        if consumed.isEmpty { throw ChallengeUnavailable() }
+        if spent.isEmpty { throw ChallengeUnavailable() }
     }
 
     private static func insertSession(_ session: StoredSession, accountID: UUID, on connection: PostgresConnection, logger: Logger) async throws {

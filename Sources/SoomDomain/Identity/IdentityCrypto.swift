@@ -16,4 +16,6 @@ public protocol IdentityCrypto: Sendable {
     /// Cryptographically secure random bytes.
     func randomBytes(_ count: Int) -> [UInt8]
     func sha256(_ bytes: [UInt8]) -> [UInt8]
+    /// HMAC-SHA256 of `message` under `key` (32 bytes).
+    func hmacSHA256(_ message: [UInt8], key: [UInt8]) -> [UInt8]
 }

@@ -6,18 +6,19 @@ import Foundation
 /// they authorise, so that of many parallel requests with one proof exactly one succeeds, and a
 /// refused request leaves the challenge usable.
 public protocol IdentityRepository: Sendable {
-    func insertChallenge(_ challenge: Challenge) async throws
-    /// The challenge if it exists and has not been used (expired ones too; the caller checks).
-    func challenge(id: UUID) async throws -> Challenge?
+    /// The deployment's secret for sealing challenge IDs (`ChallengeSeal`): made once, shared by
+    /// every server instance, kept in memory after the first call.
+    func challengeSecret() async throws -> [UInt8]
 
-    /// Consumes the challenge (if still unused and unexpired at `now`) and creates the account with a session.
-    func register(_ registration: Registration, session: StoredSession, challengeID: UUID, now: Date) async throws -> RegistrationOutcome
-    /// Consumes the challenge and opens a session for the account with this key.
-    func signIn(fingerprint: [UInt8], session: StoredSession, challengeID: UUID, now: Date) async throws -> SignInOutcome
-    /// Consumes the challenge and the transfer code, moves the account to the new key,
+    /// Spends the challenge (`.challengeUnavailable` when it was spent before) and creates the account with a session.
+    /// The caller has checked the challenge's seal and expiry.
+    func register(_ registration: Registration, session: StoredSession, challenge: Challenge, now: Date) async throws -> RegistrationOutcome
+    /// Spends the challenge and opens a session for the account with this key; an unknown key leaves the challenge unspent.
+    func signIn(fingerprint: [UInt8], session: StoredSession, challenge: Challenge, now: Date) async throws -> SignInOutcome
+    /// Spends the challenge and the transfer code, moves the account to the new key,
     /// revokes all its sessions and opens a new one.
     func transfer(
-        codeHash: [UInt8], newKey: any DeviceKey, session: StoredSession, challengeID: UUID, now: Date
+        codeHash: [UInt8], newKey: any DeviceKey, session: StoredSession, challenge: Challenge, now: Date
     ) async throws -> TransferOutcome
 
     /// The account a live session token hash belongs to.

@@ -21,7 +21,8 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
     // Data
     let client = PostgresClient(configuration: configuration.database.clientConfiguration, backgroundLogger: logger)
     let database = Database(client: client, logger: logger)
-    let identity = IdentityEnvironment(repository: PostgresIdentityRepository(database: database), crypto: OpenSSLIdentityCrypto())
+    let identityRepository = PostgresIdentityRepository(database: database)
+    let identity = IdentityEnvironment(repository: identityRepository, crypto: OpenSSLIdentityCrypto())
     let cardRepository = PostgresCardRepository(database: database)
     let cards = CardEnvironment(cards: cardRepository)
     let images = PostgresImageStore(database: database)
@@ -36,6 +37,9 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
             },
             PeriodicJob(name: "story-expiry", every: .seconds(30), startAfter: migrated, logger: logger) {
                 while try await cardRepository.sweepExpiredStories(limit: 1000) == 1000 {}
+            },
+            PeriodicJob(name: "expired-proofs", every: .seconds(60), startAfter: migrated, logger: logger) {
+                while try await identityRepository.purgeExpired(limit: 5000) > 0 {}
             },
         ] : []
 

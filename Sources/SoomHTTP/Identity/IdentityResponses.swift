@@ -70,7 +70,7 @@ enum IdentityResponses {
         let expiresAt: Date
 
         init(_ challenge: SoomDomain.Challenge) {
-            self.challengeId = challenge.id.uuidString.lowercased()
+            self.challengeId = challenge.id
             self.nonce = challenge.nonce
             self.expiresAt = challenge.expiresAt
         }

@@ -23,6 +23,8 @@ struct OpenSSLIdentityCrypto: IdentityCrypto {
 
     func sha256(_ bytes: [UInt8]) -> [UInt8] { SHA256Digest.hash(bytes) }
 
+    func hmacSHA256(_ message: [UInt8], key: [UInt8]) -> [UInt8] { HMACSHA256.authenticationCode(for: message, key: key) }
+
     static func message(for error: PublicKeyError) -> String {
         switch error {
         case .malformedPEM: "publicKey must be one PEM block: BEGIN PUBLIC KEY (SubjectPublicKeyInfo) or BEGIN RSA PUBLIC KEY (PKCS#1)."

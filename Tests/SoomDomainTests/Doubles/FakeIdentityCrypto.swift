@@ -37,6 +37,9 @@ final class FakeIdentityCrypto: IdentityCrypto {
 
     func sha256(_ bytes: [UInt8]) -> [UInt8] { Self.digest(bytes) }
 
+    /// Keyed, so a seal made with another key does not open (not cryptographic).
+    func hmacSHA256(_ message: [UInt8], key: [UInt8]) -> [UInt8] { Self.digest(key + [0] + message) }
+
     /// 32 bytes of FNV-1a variants: stable and collision-free enough for tests (not cryptographic).
     static func digest(_ bytes: [UInt8]) -> [UInt8] {
         (0..<4).flatMap { lane -> [UInt8] in
@@ -75,7 +78,7 @@ struct World {
         let challenge = try await IssueChallenge(self.environment)()
         let signature = FakeIdentityCrypto.Key.sign(purpose.message(nonce: challenge.nonce), by: name)
         return DeviceProof(
-            publicKey: "fake-key:\(name)", algorithm: algorithm.rawValue, challengeID: challenge.id.uuidString,
+            publicKey: "fake-key:\(name)", algorithm: algorithm.rawValue, challengeID: challenge.id,
             signature: Data(signature).base64EncodedString())
     }
 

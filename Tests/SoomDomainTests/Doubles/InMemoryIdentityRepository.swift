@@ -12,7 +12,8 @@ final class InMemoryIdentityRepository: IdentityRepository {
     }
 
     struct Storage {
-        var challenges: [UUID: Challenge] = [:]
+        /// Nonces of spent challenges.
+        var spentNonces: Set<[UInt8]> = []
         var accounts: [UUID: StoredAccount] = [:]
         var sessions: [[UInt8]: (accountID: UUID, expiresAt: Date)] = [:]
         var transferCodes: [[UInt8]: (accountID: UUID, expiresAt: Date)] = [:]
@@ -24,24 +25,26 @@ final class InMemoryIdentityRepository: IdentityRepository {
 
     let storage = Mutex(Storage())
 
-    func insertChallenge(_ challenge: Challenge) async throws {
-        self.storage.withLock { $0.challenges[challenge.id] = challenge }
+    /// A fixed secret, as a deployment has one.
+    static let secret = [UInt8](repeating: 0x5A, count: 32)
+
+    func challengeSecret() async throws -> [UInt8] { Self.secret }
+
+    /// Whether a challenge with this nonce was spent.
+    func isSpent(_ challenge: Challenge) -> Bool {
+        self.storage.withLock { $0.spentNonces.contains(challenge.nonceBytes) }
     }
 
-    func challenge(id: UUID) async throws -> Challenge? {
-        self.storage.withLock { $0.challenges[id] }
-    }
-
-    func register(_ registration: Registration, session: StoredSession, challengeID: UUID, now: Date) async throws -> RegistrationOutcome {
+    func register(_ registration: Registration, session: StoredSession, challenge: Challenge, now: Date) async throws -> RegistrationOutcome {
         self.storage.withLock { storage in
-            guard let challenge = storage.challenges[challengeID], challenge.isUsable(at: now) else { return .challengeUnavailable }
+            guard !storage.spentNonces.contains(challenge.nonceBytes) else { return .challengeUnavailable }
             if storage.accounts.values.contains(where: { $0.fingerprint == registration.fingerprint }) { return .keyAlreadyRegistered }
             if storage.accounts.values.contains(where: { $0.nicknameKey == registration.nickname.key }) { return .nicknameTaken }
             if storage.nicknameRacesToLose > 0 {
                 storage.nicknameRacesToLose -= 1
                 return .nicknameTaken
             }
-            storage.challenges[challengeID] = nil
+            storage.spentNonces.insert(challenge.nonceBytes)
             let account = Account(
                 id: registration.id, nickname: registration.nickname.value, profileImage: registration.profileImage, bio: "",
                 createdAt: registration.createdAt)
@@ -51,24 +54,24 @@ final class InMemoryIdentityRepository: IdentityRepository {
         }
     }
 
-    func signIn(fingerprint: [UInt8], session: StoredSession, challengeID: UUID, now: Date) async throws -> SignInOutcome {
+    func signIn(fingerprint: [UInt8], session: StoredSession, challenge: Challenge, now: Date) async throws -> SignInOutcome {
         self.storage.withLock { storage in
             guard let stored = storage.accounts.values.first(where: { $0.fingerprint == fingerprint }) else { return .unknownKey }
-            guard let challenge = storage.challenges[challengeID], challenge.isUsable(at: now) else { return .challengeUnavailable }
-            storage.challenges[challengeID] = nil
+            guard !storage.spentNonces.contains(challenge.nonceBytes) else { return .challengeUnavailable }
+            storage.spentNonces.insert(challenge.nonceBytes)
             storage.sessions[session.tokenHash] = (stored.account.id, session.expiresAt)
             return .signedIn(stored.account)
         }
     }
 
-    func transfer(codeHash: [UInt8], newKey: any DeviceKey, session: StoredSession, challengeID: UUID, now: Date) async throws -> TransferOutcome {
+    func transfer(codeHash: [UInt8], newKey: any DeviceKey, session: StoredSession, challenge: Challenge, now: Date) async throws -> TransferOutcome {
         self.storage.withLock { storage in
-            guard let challenge = storage.challenges[challengeID], challenge.isUsable(at: now) else { return .challengeUnavailable }
+            guard !storage.spentNonces.contains(challenge.nonceBytes) else { return .challengeUnavailable }
             guard let code = storage.transferCodes[codeHash], code.expiresAt > now else { return .invalidCode }
             if storage.accounts.values.contains(where: { $0.fingerprint == newKey.fingerprint && $0.account.id != code.accountID }) {
                 return .keyAlreadyRegistered
             }
-            storage.challenges[challengeID] = nil
+            storage.spentNonces.insert(challenge.nonceBytes)
             storage.transferCodes = storage.transferCodes.filter { $0.value.accountID != code.accountID }
             storage.sessions = storage.sessions.filter { $0.value.accountID != code.accountID }
             storage.accounts[code.accountID]!.fingerprint = newKey.fingerprint

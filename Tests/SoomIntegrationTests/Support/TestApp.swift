@@ -57,7 +57,7 @@ struct TestDatabase: Sendable {
     /// Row counts of every identity table: equal snapshots mean a request changed nothing.
     func snapshot() async throws -> [String: Int] {
         var counts: [String: Int] = [:]
-        for table in ["accounts", "auth_challenges", "sessions", "transfer_codes", "withdrawals", "images"] {
+        for table in ["accounts", "spent_challenges", "sessions", "transfer_codes", "withdrawals", "images"] {
             counts[table] = try await self.scalar("SELECT count(*)::int FROM \(unescaped: table)")
         }
         return counts

@@ -18,9 +18,18 @@ enum TestEnvironment {
 extension TestDatabase {
     /// A card repository on this test's database, for calling maintenance work directly.
     func withCardRepository<T: Sendable>(_ body: (PostgresCardRepository) async throws -> T) async throws -> T {
+        try await self.withDatabase { try await body(PostgresCardRepository(database: $0)) }
+    }
+
+    /// An identity repository on this test's database, for calling maintenance work directly.
+    func withIdentityRepository<T: Sendable>(_ body: (PostgresIdentityRepository) async throws -> T) async throws -> T {
+        try await self.withDatabase { try await body(PostgresIdentityRepository(database: $0)) }
+    }
+
+    private func withDatabase<T: Sendable>(_ body: (Database) async throws -> T) async throws -> T {
         let client = PostgresClient(configuration: self.configuration.clientConfiguration)
         let running = Task { await client.run() }
         defer { running.cancel() }
-        return try await body(PostgresCardRepository(database: Database(client: client, logger: Logger(label: "soom-test"))))
+        return try await body(Database(client: client, logger: Logger(label: "soom-test")))
     }
 }

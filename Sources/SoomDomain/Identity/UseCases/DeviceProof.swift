@@ -23,7 +23,7 @@ public struct DeviceProof: Sendable, Equatable {
     struct Parsed {
         let key: any DeviceKey
         let algorithm: SignatureAlgorithm
-        let challengeID: UUID?
+        let challengeID: String
         let signature: [UInt8]?
     }
 
@@ -41,16 +41,18 @@ public struct DeviceProof: Sendable, Equatable {
         let signature =
             self.signature.utf8.count <= Self.maximumSignatureLength
             ? Data(base64Encoded: self.signature).map { [UInt8]($0) } : nil
-        return Parsed(key: key, algorithm: algorithm, challengeID: UUID(uuidString: self.challengeID), signature: signature)
+        return Parsed(key: key, algorithm: algorithm, challengeID: self.challengeID, signature: signature)
     }
 
-    /// Parses the proof and checks the signature against the stored challenge for `purpose`.
-    /// Does not consume the challenge: the caller's repository does, atomically with the change.
+    /// Parses the proof, opens the challenge ID and checks the signature for `purpose`.
+    /// Does not spend the challenge: the caller's repository does, atomically with the change
+    /// (and finds it there when it was spent before).
     /// - Throws: `422` for malformed keys or algorithms, `401 invalid_signature` for every failed proof.
-    func verify(for purpose: SignaturePurpose, in environment: IdentityEnvironment) async throws -> (key: any DeviceKey, challengeID: UUID) {
+    func verify(for purpose: SignaturePurpose, in environment: IdentityEnvironment) async throws -> (key: any DeviceKey, challenge: Challenge) {
         let parsed = try self.parse(crypto: environment.crypto)
-        guard let challengeID = parsed.challengeID, let challenge = try await environment.repository.challenge(id: challengeID) else {
-            throw SoomError.invalidSignature("Unknown or already used challenge.")
+        let seal = ChallengeSeal(secret: try await environment.repository.challengeSecret(), crypto: environment.crypto)
+        guard let challenge = seal.open(parsed.challengeID) else {
+            throw SoomError.invalidSignature("Unknown challenge: ask POST /v1/auth/challenges for one.")
         }
         guard challenge.isUsable(at: environment.now()) else {
             throw SoomError.invalidSignature("The challenge has expired; request a new one.")
@@ -61,6 +63,6 @@ public struct DeviceProof: Sendable, Equatable {
         guard parsed.key.verifies(signature, message: purpose.message(nonce: challenge.nonce), algorithm: parsed.algorithm) else {
             throw SoomError.invalidSignature("The signature does not match this key, challenge and purpose (\(purpose.rawValue)).")
         }
-        return (parsed.key, challengeID)
+        return (parsed.key, challenge)
     }
 }

@@ -35,7 +35,7 @@ public struct RegisterAccount: Sendable {
     public func callAsFunction(_ input: Input) async throws -> SignedInAccount {
         // Input rules first, so a malformed request never touches the challenge.
         let chosenNickname = try input.nickname.map { raw throws(SoomError) in try Nickname(validating: raw) }
-        let (key, challengeID) = try await input.proof.verify(for: .register, in: self.environment)
+        let (key, challenge) = try await input.proof.verify(for: .register, in: self.environment)
         let accountID = UUID()
         let profileImage = try await self.profileImages.resolve(input.profileImage, for: accountID)
 
@@ -57,7 +57,7 @@ public struct RegisterAccount: Sendable {
             let registration = Registration(
                 id: accountID, fingerprint: key.fingerprint, publicKeyDER: key.der, nickname: nickname,
                 profileImage: profileImage, createdAt: now)
-            switch try await self.environment.repository.register(registration, session: stored, challengeID: challengeID, now: now) {
+            switch try await self.environment.repository.register(registration, session: stored, challenge: challenge, now: now) {
             case .registered(let account): return SignedInAccount(account: account, session: token)
             case .challengeUnavailable: throw SoomError.invalidSignature("The challenge was already used or has expired.")
             case .keyAlreadyRegistered: throw SoomError.deviceAlreadyRegistered

@@ -13,12 +13,12 @@ public struct TransferAccount: Sendable {
         guard code.count <= Self.maximumCodeLength else {
             throw SoomError.validationFailed(field: "code", "code has at most \(Self.maximumCodeLength) characters.")
         }
-        let (key, challengeID) = try await proof.verify(for: .transfer, in: self.environment)
+        let (key, challenge) = try await proof.verify(for: .transfer, in: self.environment)
         guard let canonical = TransferCode.canonical(code) else { throw SoomError.invalidTransferCode }
         let now = self.environment.now()
         let (token, stored) = self.environment.makeSession(at: now)
         let codeHash = self.environment.crypto.sha256(Array(canonical.utf8))
-        switch try await self.environment.repository.transfer(codeHash: codeHash, newKey: key, session: stored, challengeID: challengeID, now: now) {
+        switch try await self.environment.repository.transfer(codeHash: codeHash, newKey: key, session: stored, challenge: challenge, now: now) {
         case .transferred(let account): return SignedInAccount(account: account, session: token)
         case .challengeUnavailable: throw SoomError.invalidSignature("The challenge was already used or has expired.")
         case .invalidCode: throw SoomError.invalidTransferCode
