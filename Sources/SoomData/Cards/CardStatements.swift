@@ -2,10 +2,20 @@ import Foundation
 import PostgresNIO
 import SoomDomain
 
-/// The busiest card reads as prepared statements: parsed and planned once per connection.
-/// (The other feeds build their SQL per request with `SQLBuilder`.)
+/// The busiest card reads as prepared statements, parsed once per connection and — after
+/// PostgreSQL's first five executions — planned once too. (The other feeds build their SQL per
+/// request with `SQLBuilder`.)
+///
+/// A page's `LIMIT $n` alone would keep PostgreSQL re-planning every execution: not knowing `$n`,
+/// its generic plan assumes a tenth of the table and looks far dearer than the custom plans, so it
+/// never switches (and a generic plan that costly would also be JIT-compiled). Hence the page is
+/// read from a subquery with the constant bound `maximumPageRows` and cut to `$n` outside; rows
+/// are pulled one by one, so only `$n` are ever read, and the generic plan is as cheap as it is.
 enum CardStatements {
-    static let from = "FROM cards c JOIN accounts a ON a.id = c.author_id"
+    static let from = "FROM cards c \(CardRow.joins(viewer: "$1"))"
+
+    /// Keyset pages ask for one row more than the largest page (50) to know whether another follows.
+    static let maximumPageRows = PageRequest.maximumLimit + 1
 
     /// One card as the viewer ($1) sees it.
     struct Detail: PostgresPreparedStatement {
@@ -28,8 +38,10 @@ enum CardStatements {
     /// The first page of the latest feed.
     struct LatestFirst: PostgresPreparedStatement {
         static let sql = """
-            SELECT \(CardRow.select(viewer: "$1")) \(CardStatements.from)
-            WHERE c.parent_id IS NULL AND \(CardRow.live) ORDER BY c.created_at DESC, c.id DESC LIMIT $2
+            SELECT * FROM (
+                SELECT \(CardRow.select(viewer: "$1")) \(CardStatements.from)
+                WHERE c.parent_id IS NULL AND \(CardRow.live) ORDER BY c.created_at DESC, c.id DESC LIMIT \(CardStatements.maximumPageRows)
+            ) page LIMIT $2
             """
         typealias Row = (card: Card, micros: Int64)
 
@@ -39,7 +51,7 @@ enum CardStatements {
         func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 2)
             bindings.append(self.viewer)
-            bindings.append(self.limit)
+            bindings.append(min(self.limit, CardStatements.maximumPageRows))
             return bindings
         }
 
@@ -49,10 +61,12 @@ enum CardStatements {
     /// A later page of the latest feed, after a keyset position.
     struct LatestAfter: PostgresPreparedStatement {
         static let sql = """
-            SELECT \(CardRow.select(viewer: "$1")) \(CardStatements.from)
-            WHERE c.parent_id IS NULL AND \(CardRow.live)
-              AND (c.created_at, c.id) < (timestamptz 'epoch' + $2::int8 * interval '1 microsecond', $3)
-            ORDER BY c.created_at DESC, c.id DESC LIMIT $4
+            SELECT * FROM (
+                SELECT \(CardRow.select(viewer: "$1")) \(CardStatements.from)
+                WHERE c.parent_id IS NULL AND \(CardRow.live)
+                  AND (c.created_at, c.id) < (timestamptz 'epoch' + $2::int8 * interval '1 microsecond', $3)
+                ORDER BY c.created_at DESC, c.id DESC LIMIT \(CardStatements.maximumPageRows)
+            ) page LIMIT $4
             """
         typealias Row = (card: Card, micros: Int64)
 
@@ -65,7 +79,7 @@ enum CardStatements {
             bindings.append(self.viewer)
             bindings.append(self.position.createdAtMicros)
             bindings.append(self.position.id)
-            bindings.append(self.limit)
+            bindings.append(min(self.limit, CardStatements.maximumPageRows))
             return bindings
         }
 

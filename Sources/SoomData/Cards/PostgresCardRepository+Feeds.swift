@@ -17,7 +17,7 @@ extension PostgresCardRepository {
         }
         var builder = SQLBuilder()
         let viewerParameter = builder.bind(viewer)
-        let from = "FROM cards c JOIN accounts a ON a.id = c.author_id"
+        let from = "FROM cards c \(CardRow.joins(viewer: viewerParameter))"
         var conditions = [CardRow.live]
         var distance: String?
         switch feed {
@@ -114,7 +114,7 @@ extension PostgresCardRepository {
         builder.append(
             """
             SELECT \(CardRow.select(viewer: viewerParameter)), r.rank, r.generation
-            FROM popular_rankings r JOIN cards c ON c.id = r.card_id JOIN accounts a ON a.id = c.author_id
+            FROM popular_rankings r JOIN cards c ON c.id = r.card_id \(CardRow.joins(viewer: viewerParameter))
             WHERE r.generation = (SELECT COALESCE(
                     (SELECT generation FROM popular_generations WHERE generation = \(generation)),
                     (SELECT max(generation) FROM popular_generations)))
