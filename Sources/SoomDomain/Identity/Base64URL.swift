@@ -1,26 +1,39 @@
 import Foundation
 
-/// Base64url without padding (RFC 4648 §5): nonces and tokens travel in it.
+/// Base64url without padding (RFC 4648 §5): nonces, challenge IDs and tokens travel in it.
+///
+/// Foundation does the base64; only the two alphabet differences and the padding are handled here,
+/// byte by byte (every challenge and login goes through this, and `replacingOccurrences` bridges
+/// through `NSString`).
 public enum Base64URL {
     public static func encode(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        var text = Array(Data(bytes).base64EncodedString().utf8)
+        while text.last == UInt8(ascii: "=") { text.removeLast() }
+        for index in text.indices {
+            switch text[index] {
+            case UInt8(ascii: "+"): text[index] = UInt8(ascii: "-")
+            case UInt8(ascii: "/"): text[index] = UInt8(ascii: "_")
+            default: break
+            }
+        }
+        return String(decoding: text, as: UTF8.self)
     }
-}
 
-extension Base64URL {
     /// The bytes of base64url text without padding; nil for anything else (padding, `+`, `/`, spaces).
     public static func decode(_ text: String) -> [UInt8]? {
-        let alphabet = text.utf8.allSatisfy { byte in
-            (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
-                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        var standard: [UInt8] = []
+        standard.reserveCapacity(text.utf8.count + 3)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                standard.append(byte)
+            case UInt8(ascii: "-"): standard.append(UInt8(ascii: "+"))
+            case UInt8(ascii: "_"): standard.append(UInt8(ascii: "/"))
+            default: return nil
+            }
         }
-        guard alphabet else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        if base64.utf8.count % 4 == 1 { return nil }
-        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
-        return Data(base64Encoded: base64).map { [UInt8]($0) }
+        if standard.count % 4 == 1 { return nil }
+        while standard.count % 4 != 0 { standard.append(UInt8(ascii: "=")) }
+        return Data(base64Encoded: Data(standard)).map { [UInt8]($0) }
     }
 }
