@@ -19,9 +19,17 @@ enum JSON {
 
     static let decoder = JSONDecoder()
 
-    /// `2026-11-22T03:18:16.123Z`: RFC 3339, UTC, milliseconds (truncated). Written digit by digit:
-    /// a feed page formats forty of these, and the general-purpose formatters are far slower.
+    /// `2026-11-22T03:18:16.123Z`: RFC 3339, UTC, milliseconds (truncated).
     static func timestamp(_ date: Date) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        Self.appendTimestamp(date, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the 24 bytes of `timestamp(date)`, written digit by digit: a feed page has forty
+    /// of these, and the general-purpose formatters are far slower.
+    static func appendTimestamp(_ date: Date, to bytes: inout [UInt8]) {
         // Whole microseconds first, so that binary fractions like 0.001 do not floor one millisecond low.
         let micros = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
         let millis = micros >= 0 ? micros / 1000 : (micros - 999) / 1000
@@ -30,29 +38,30 @@ enum JSON {
         var parts = tm()
         gmtime_r(&time, &parts)
         let milliseconds = Int(fraction < 0 ? fraction + 1000 : fraction)
-        var bytes = [UInt8](repeating: 0, count: 24)
-        func put(_ value: Int, _ width: Int, at offset: Int) {
+        func put(_ value: Int, _ width: Int) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
             var value = value
-            for index in stride(from: offset + width - 1, through: offset, by: -1) {
-                bytes[index] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
-                value /= 10
+            while divisor > 0 {
+                bytes.append(UInt8(truncatingIfNeeded: 0x30 + (value / divisor) % 10))
+                value %= divisor
+                divisor /= 10
             }
         }
-        put(Int(parts.tm_year) + 1900, 4, at: 0)
-        bytes[4] = 0x2D
-        put(Int(parts.tm_mon) + 1, 2, at: 5)
-        bytes[7] = 0x2D
-        put(Int(parts.tm_mday), 2, at: 8)
-        bytes[10] = 0x54
-        put(Int(parts.tm_hour), 2, at: 11)
-        bytes[13] = 0x3A
-        put(Int(parts.tm_min), 2, at: 14)
-        bytes[16] = 0x3A
-        put(Int(parts.tm_sec), 2, at: 17)
-        bytes[19] = 0x2E
-        put(milliseconds, 3, at: 20)
-        bytes[23] = 0x5A
-        return String(decoding: bytes, as: UTF8.self)
+        put(Int(parts.tm_year) + 1900, 4)
+        bytes.append(UInt8(ascii: "-"))
+        put(Int(parts.tm_mon) + 1, 2)
+        bytes.append(UInt8(ascii: "-"))
+        put(Int(parts.tm_mday), 2)
+        bytes.append(UInt8(ascii: "T"))
+        put(Int(parts.tm_hour), 2)
+        bytes.append(UInt8(ascii: ":"))
+        put(Int(parts.tm_min), 2)
+        bytes.append(UInt8(ascii: ":"))
+        put(Int(parts.tm_sec), 2)
+        bytes.append(UInt8(ascii: "."))
+        put(milliseconds, 3)
+        bytes.append(UInt8(ascii: "Z"))
     }
 
     /// A JSON response with the contract's content type.

@@ -16,52 +16,57 @@ import NIOCore
 /// Separators are automatic: call `key` before each member of an object and nothing between
 /// array elements.
 struct JSONWriter {
-    private(set) var buffer: ByteBuffer
+    /// The JSON so far. An array rather than a `ByteBuffer`: appending single bytes to an array is
+    /// a few inlined instructions, while every `ByteBuffer` write checks uniqueness and exclusivity.
+    private(set) var bytes: [UInt8] = []
     /// Whether the next key or value needs a comma in front.
     private var needsComma = false
 
     init(capacity: Int = 1024) {
-        self.buffer = ByteBufferAllocator().buffer(capacity: capacity)
+        self.bytes.reserveCapacity(capacity)
     }
+
+    /// The JSON as a buffer for a response body.
+    var buffer: ByteBuffer { ByteBuffer(bytes: self.bytes) }
 
     mutating func beginObject() {
         self.separate()
-        self.buffer.writeInteger(UInt8(ascii: "{"))
+        self.bytes.append(UInt8(ascii: "{"))
         self.needsComma = false
     }
 
     mutating func endObject() {
-        self.buffer.writeInteger(UInt8(ascii: "}"))
+        self.bytes.append(UInt8(ascii: "}"))
         self.needsComma = true
     }
 
     mutating func beginArray() {
         self.separate()
-        self.buffer.writeInteger(UInt8(ascii: "["))
+        self.bytes.append(UInt8(ascii: "["))
         self.needsComma = false
     }
 
     mutating func endArray() {
-        self.buffer.writeInteger(UInt8(ascii: "]"))
+        self.bytes.append(UInt8(ascii: "]"))
         self.needsComma = true
     }
 
     /// A member's name; `name` is a plain ASCII identifier (never escaped).
     mutating func key(_ name: StaticString) {
         self.separate()
-        self.buffer.writeInteger(UInt8(ascii: "\""))
-        self.buffer.writeStaticString(name)
-        self.buffer.writeInteger(UInt8(ascii: "\""))
-        self.buffer.writeInteger(UInt8(ascii: ":"))
+        self.bytes.append(UInt8(ascii: "\""))
+        self.append(name)
+        self.bytes.append(UInt8(ascii: "\""))
+        self.bytes.append(UInt8(ascii: ":"))
         self.needsComma = false
     }
 
     mutating func string(_ value: String) {
         self.separate()
-        self.buffer.writeInteger(UInt8(ascii: "\""))
+        self.bytes.append(UInt8(ascii: "\""))
         var value = value
-        value.withUTF8 { bytes in self.writeEscaped(bytes) }
-        self.buffer.writeInteger(UInt8(ascii: "\""))
+        value.withUTF8 { utf8 in self.appendEscaped(utf8) }
+        self.bytes.append(UInt8(ascii: "\""))
         self.needsComma = true
     }
 
@@ -71,7 +76,7 @@ struct JSONWriter {
 
     mutating func int(_ value: Int) {
         self.separate()
-        self.buffer.writeString(String(value))
+        self.bytes.append(contentsOf: String(value).utf8)
         self.needsComma = true
     }
 
@@ -79,19 +84,19 @@ struct JSONWriter {
     mutating func double(_ value: Double?) {
         guard let value, value.isFinite else { return self.null() }
         self.separate()
-        self.buffer.writeString(value.description)
+        self.bytes.append(contentsOf: value.description.utf8)
         self.needsComma = true
     }
 
     mutating func bool(_ value: Bool) {
         self.separate()
-        self.buffer.writeStaticString(value ? "true" : "false")
+        self.append(value ? "true" : "false")
         self.needsComma = true
     }
 
     mutating func null() {
         self.separate()
-        self.buffer.writeStaticString("null")
+        self.append("null")
         self.needsComma = true
     }
 
@@ -99,26 +104,15 @@ struct JSONWriter {
     mutating func uuid(_ value: UUID?) {
         guard let value else { return self.null() }
         self.separate()
-        self.buffer.writeInteger(UInt8(ascii: "\""))
-        let hex: StaticString = "0123456789abcdef"
-        _ = withUnsafeBytes(of: value.uuid) { bytes in
-            hex.withUTF8Buffer { digits in
-                self.buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: 36) { out in
-                    var index = 0
-                    for (offset, byte) in bytes.enumerated() {
-                        if offset == 4 || offset == 6 || offset == 8 || offset == 10 {
-                            out[index] = UInt8(ascii: "-")
-                            index += 1
-                        }
-                        out[index] = digits[Int(byte >> 4)]
-                        out[index + 1] = digits[Int(byte & 0x0F)]
-                        index += 2
-                    }
-                    return 36
-                }
+        self.bytes.append(UInt8(ascii: "\""))
+        withUnsafeBytes(of: value.uuid) { raw in
+            for (offset, byte) in raw.enumerated() {
+                if offset == 4 || offset == 6 || offset == 8 || offset == 10 { self.bytes.append(UInt8(ascii: "-")) }
+                self.bytes.append(Self.hexDigit(byte >> 4))
+                self.bytes.append(Self.hexDigit(byte & 0x0F))
             }
         }
-        self.buffer.writeInteger(UInt8(ascii: "\""))
+        self.bytes.append(UInt8(ascii: "\""))
         self.needsComma = true
     }
 
@@ -126,40 +120,47 @@ struct JSONWriter {
     mutating func timestamp(_ value: Date?) {
         guard let value else { return self.null() }
         self.separate()
-        self.buffer.writeInteger(UInt8(ascii: "\""))
-        self.buffer.writeString(JSON.timestamp(value))
-        self.buffer.writeInteger(UInt8(ascii: "\""))
+        self.bytes.append(UInt8(ascii: "\""))
+        JSON.appendTimestamp(value, to: &self.bytes)
+        self.bytes.append(UInt8(ascii: "\""))
         self.needsComma = true
     }
 
     private mutating func separate() {
-        if self.needsComma { self.buffer.writeInteger(UInt8(ascii: ",")) }
+        if self.needsComma { self.bytes.append(UInt8(ascii: ",")) }
+    }
+
+    private mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { self.bytes.append(contentsOf: $0) }
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? 0x30 + value : 0x57 + value
     }
 
     /// Copies runs of plain bytes in one go and escapes the few that JSON requires.
-    private mutating func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
+    private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
         var start = 0
-        for index in bytes.indices {
-            let byte = bytes[index]
+        for index in utf8.indices {
+            let byte = utf8[index]
             guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            if start < index { self.buffer.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<index]))) }
+            if start < index { self.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index])) }
             switch byte {
-            case UInt8(ascii: "\""): self.buffer.writeStaticString("\\\"")
-            case UInt8(ascii: "\\"): self.buffer.writeStaticString("\\\\")
-            case UInt8(ascii: "\n"): self.buffer.writeStaticString("\\n")
-            case UInt8(ascii: "\r"): self.buffer.writeStaticString("\\r")
-            case UInt8(ascii: "\t"): self.buffer.writeStaticString("\\t")
-            case 0x08: self.buffer.writeStaticString("\\b")
-            case 0x0C: self.buffer.writeStaticString("\\f")
+            case UInt8(ascii: "\""): self.append("\\\"")
+            case UInt8(ascii: "\\"): self.append("\\\\")
+            case UInt8(ascii: "\n"): self.append("\\n")
+            case UInt8(ascii: "\r"): self.append("\\r")
+            case UInt8(ascii: "\t"): self.append("\\t")
+            case 0x08: self.append("\\b")
+            case 0x0C: self.append("\\f")
             default:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                self.buffer.writeStaticString("\\u00")
-                self.buffer.writeInteger(hex[Int(byte >> 4)])
-                self.buffer.writeInteger(hex[Int(byte & 0x0F)])
+                self.append("\\u00")
+                self.bytes.append(Self.hexDigit(byte >> 4))
+                self.bytes.append(Self.hexDigit(byte & 0x0F))
             }
             start = index + 1
         }
-        if start < bytes.count { self.buffer.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start...]))) }
+        if start < utf8.count { self.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...])) }
     }
 }
 
