@@ -25,6 +25,15 @@ struct DatabaseOptions: ParsableArguments {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (env SOOM_LOG_LEVEL).")
     var logLevel: String = ProcessInfo.processInfo.environment["SOOM_LOG_LEVEL"] ?? "info"
 
+    @Option(
+        name: .customLong("db-pool-size"),
+        help: "PostgreSQL connections this instance keeps open, 1-100 (env SOOM_DB_POOL_SIZE). About 2-4 per database core, divided among instances.")
+    var poolSize: Int = ProcessInfo.processInfo.environment["SOOM_DB_POOL_SIZE"].flatMap(Int.init) ?? 8
+
+    func validate() throws {
+        guard (1...100).contains(self.poolSize) else { throw ValidationError("--db-pool-size must be between 1 and 100") }
+    }
+
     var level: Logger.Level {
         get throws {
             guard let level = Logger.Level(rawValue: self.logLevel.lowercased()) else {
@@ -44,11 +53,14 @@ struct DatabaseOptions: ParsableArguments {
     @discardableResult
     func withDatabase<T>(_ body: (DatabaseConfiguration) async throws -> T) async throws -> T {
         if let url = ProcessInfo.processInfo.environment["DATABASE_URL"], !url.isEmpty {
-            return try await body(try DatabaseConfiguration(url: url))
+            var configuration = try DatabaseConfiguration(url: url)
+            configuration.maximumConnections = self.poolSize
+            return try await body(configuration)
         }
         let embedded = try EmbeddedPostgres(
             dataDirectory: URL(fileURLWithPath: self.dataDirectory).appendingPathComponent("postgres"), logger: try self.logger())
-        let configuration = try await embedded.start()
+        var configuration = try await embedded.start()
+        configuration.maximumConnections = self.poolSize
         do {
             let result = try await body(configuration)
             try await embedded.stop()

@@ -13,8 +13,8 @@ public struct DatabaseConfiguration: Sendable, Equatable, CustomStringConvertibl
     public var password: String?
     public var database: String
     public var tls: TLSMode
-    /// At most this many connections per server instance.
-    public var maximumConnections: Int = 20
+    /// The connections each server instance keeps open (a fixed pool; see `clientConfiguration`).
+    public var maximumConnections: Int = 8
 
     public init(host: String, port: Int, username: String, password: String?, database: String, tls: TLSMode = .disable) {
         self.host = host
