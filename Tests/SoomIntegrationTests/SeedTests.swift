@@ -29,6 +29,9 @@ struct SeedTests {
             "SELECT count(*)::int FROM accounts a WHERE card_count <> (SELECT count(*) FROM cards c WHERE c.author_id = a.id AND c.parent_id IS NULL)")
         #expect(wrongLikes == 0 && wrongComments == 0 && wrongCards == 0)
         #expect(try await database.scalar("SELECT count(*)::int FROM accounts WHERE char_length(nickname) > 8 OR nickname_key <> lower(nickname)") == 0)
+        // Tags: card_tags mirror every card's tags, and each usage count equals a recount.
+        #expect(try await database.tagDrift() == (0, 0))
+        #expect(try await database.scalar("SELECT count(*)::int FROM tags WHERE usage_count > 0") > 100)
         await #expect(throws: SeedError.self) { try await seeder.run(plan) }
         try await TestPostgres.shared.drop(configuration)
     }

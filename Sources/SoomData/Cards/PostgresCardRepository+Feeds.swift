@@ -15,6 +15,15 @@ extension PostgresCardRepository {
                 }
             return Self.page(rows, limit: limit)
         }
+        if case .tag(let tag) = feed {
+            let rows =
+                if let position {
+                    try await self.database.rows(TagStatements.FeedAfter(viewer: viewer, key: tag.key, position: position, limit: limit + 1))
+                } else {
+                    try await self.database.rows(TagStatements.FeedFirst(viewer: viewer, key: tag.key, limit: limit + 1))
+                }
+            return Self.page(rows, limit: limit)
+        }
         var builder = SQLBuilder()
         let viewerParameter = builder.bind(viewer)
         let from = "FROM cards c \(CardRow.joins(viewer: viewerParameter))"
@@ -33,6 +42,8 @@ extension PostgresCardRepository {
             conditions.append(nearby)
         case .popular:
             return try await self.popularPage(after: position, limit: limit, viewer: viewer)
+        case .tag:
+            preconditionFailure("tag feeds are read above")
         }
         if let position {
             conditions.append(CardRow.after(position, &builder))
@@ -55,7 +66,7 @@ extension PostgresCardRepository {
 
     private func subjectExists(of feed: Feed) async throws -> Bool {
         switch feed {
-        case .latest, .popular, .nearby:
+        case .latest, .popular, .nearby, .tag:
             return true
         case .author(let id):
             return !(try await self.database.rows("SELECT 1 FROM accounts WHERE id = \(id)")).isEmpty
@@ -160,22 +171,31 @@ extension PostgresCardRepository {
     /// Arbitrary, fixed: the advisory lock all instances agree on for the ranking ("soompopu").
     static let popularLockKey: Int64 = 0x736F_6F6D_706F_7075
 
+    /// One transaction: deletes the expired stories with their counters, then releases their
+    /// tags (within a minute of expiry: the job runs every 30 seconds).
     public func sweepExpiredStories(limit: Int) async throws -> Int {
-        let rows = try await self.database.rows(
-            """
-            WITH expired AS (
-                SELECT id FROM cards WHERE expires_at <= now() ORDER BY expires_at LIMIT \(limit) FOR UPDATE SKIP LOCKED),
-            deleted AS (DELETE FROM cards WHERE id IN (SELECT id FROM expired) RETURNING parent_id, author_id),
-            parents AS (
-                UPDATE cards p SET comment_count = p.comment_count - d.n
-                FROM (SELECT parent_id, count(*) AS n FROM deleted WHERE parent_id IS NOT NULL GROUP BY parent_id) d
-                WHERE p.id = d.parent_id AND p.id NOT IN (SELECT id FROM expired)),
-            authors AS (
-                UPDATE accounts a SET card_count = a.card_count - d.n
-                FROM (SELECT author_id, count(*) AS n FROM deleted WHERE parent_id IS NULL GROUP BY author_id) d
-                WHERE a.id = d.author_id)
-            SELECT count(*)::int FROM deleted
-            """)
-        return try rows[0].decode(Int.self)
+        let logger = self.database.logger
+        return try await self.database.transaction { connection in
+            let rows = try await connection.query(
+                """
+                WITH expired AS (
+                    SELECT id FROM cards WHERE expires_at <= now() ORDER BY expires_at LIMIT \(limit) FOR UPDATE SKIP LOCKED),
+                deleted AS (
+                    DELETE FROM cards WHERE id IN (SELECT id FROM expired) RETURNING id, parent_id, author_id, cardinality(tags) > 0 AS tagged),
+                parents AS (
+                    UPDATE cards p SET comment_count = p.comment_count - d.n
+                    FROM (SELECT parent_id, count(*) AS n FROM deleted WHERE parent_id IS NOT NULL GROUP BY parent_id) d
+                    WHERE p.id = d.parent_id AND p.id NOT IN (SELECT id FROM expired)),
+                authors AS (
+                    UPDATE accounts a SET card_count = a.card_count - d.n
+                    FROM (SELECT author_id, count(*) AS n FROM deleted WHERE parent_id IS NULL GROUP BY author_id) d
+                    WHERE a.id = d.author_id)
+                SELECT (SELECT count(*)::int FROM deleted), ARRAY(SELECT id FROM deleted WHERE tagged)
+                """, logger: logger
+            ).collect()
+            let (count, tagged) = try rows[0].decode((Int, [UUID]).self)
+            try await TagUsageSQL.release(cardIDs: tagged, on: connection, logger: logger)
+            return count
+        }
     }
 }

@@ -65,16 +65,22 @@ public struct PostgresCardRepository: CardRepository {
     }
 
     /// One statement: checks the background's owner and the parent's liveness, counts the comment
-    /// card on its parent or the card on its author, and inserts — all or nothing.
+    /// card on its parent or the card on its author, inserts, and records its tags (`card_tags`
+    /// rows, `tags.usage_count` + 1 each) — all or nothing.
+    ///
+    /// Lock order (see `TagUsageSQL`): the author's account first (`author`, which every other
+    /// part waits for through `background_ok`), then the parent card, then tag rows in key order.
     private static func insert(_ card: NewCard, run: (PostgresQuery) async throws -> [PostgresRow]) async throws -> CreateCardOutcome {
         let draft = card.draft
         let background = AccountRow.columns(of: draft.background.reference)
         let uploadID: UUID? = if case .upload(let id) = draft.background { UUID(uuidString: id) } else { nil }
+        let tags = draft.tags.sorted { $0.key < $1.key }
         let rows = try await run(
             """
-            WITH background_ok AS (
-                SELECT \(background.kind) = 'default'
-                    OR EXISTS (SELECT 1 FROM images WHERE id = \(uploadID) AND owner_id = \(card.author.id)) AS ok),
+            WITH author AS (SELECT id FROM accounts WHERE id = \(card.author.id) FOR NO KEY UPDATE),
+            background_ok AS (
+                SELECT EXISTS (SELECT 1 FROM author) AND (\(background.kind) = 'default'
+                    OR EXISTS (SELECT 1 FROM images WHERE id = \(uploadID) AND owner_id = \(card.author.id))) AS ok),
             parent AS (
                 UPDATE cards SET comment_count = comment_count + 1
                 WHERE id = \(card.parentID) AND (expires_at IS NULL OR expires_at > now()) AND (SELECT ok FROM background_ok)
@@ -89,11 +95,20 @@ public struct PostgresCardRepository: CardRepository {
                 RETURNING parent_id),
             counted AS (
                 UPDATE accounts SET card_count = card_count + 1
-                WHERE id = \(card.author.id) AND EXISTS (SELECT 1 FROM inserted WHERE parent_id IS NULL))
-            SELECT (SELECT count(*) FROM inserted)::int, (SELECT ok FROM background_ok)
+                WHERE id = \(card.author.id) AND EXISTS (SELECT 1 FROM inserted WHERE parent_id IS NULL)),
+            tagged AS (
+                INSERT INTO card_tags (tag_key, card_id, created_at)
+                SELECT k, \(card.id), \(card.createdAt) FROM unnest(\(tags.map(\.key))::text[]) AS k WHERE EXISTS (SELECT 1 FROM inserted)),
+            tag_counts AS (
+                INSERT INTO tags AS t (key, name, usage_count)
+                SELECT k, n, 1 FROM unnest(\(tags.map(\.key))::text[], \(tags.map(\.name))::text[]) AS u (k, n)
+                WHERE EXISTS (SELECT 1 FROM inserted) ORDER BY k COLLATE "C"
+                ON CONFLICT (key) DO UPDATE SET usage_count = t.usage_count + 1)
+            SELECT (SELECT count(*) FROM inserted)::int, (SELECT ok FROM background_ok), EXISTS (SELECT 1 FROM author)
             """)
-        let (inserted, backgroundOK) = try rows[0].decode((Int, Bool).self)
+        let (inserted, backgroundOK, authorExists) = try rows[0].decode((Int, Bool, Bool).self)
         if inserted == 1 { return .created(card.asPosted) }
+        if !authorExists { return .authorNotFound }
         return backgroundOK ? .parentNotFound : .backgroundNotOwned
     }
 
@@ -101,20 +116,30 @@ public struct PostgresCardRepository: CardRepository {
         try await self.database.first(CardStatements.Detail(viewer: viewer, id: id))?.card
     }
 
+    /// One transaction: the delete with its counters (as one statement), then the release of
+    /// its tags. The caller's account is locked first, as every card writer does.
     public func delete(cardID: UUID, by accountID: UUID) async throws -> DeleteCardOutcome {
-        let rows = try await self.database.rows(
-            """
-            WITH target AS (
-                SELECT id, author_id FROM cards c WHERE c.id = \(cardID) AND \(unescaped: CardRow.live)),
-            deleted AS (
-                DELETE FROM cards WHERE id IN (SELECT id FROM target WHERE author_id = \(accountID)) RETURNING parent_id, author_id),
-            parent AS (
-                UPDATE cards SET comment_count = comment_count - 1 WHERE id IN (SELECT parent_id FROM deleted)),
-            author AS (
-                UPDATE accounts SET card_count = card_count - 1 WHERE id IN (SELECT author_id FROM deleted WHERE parent_id IS NULL))
-            SELECT (SELECT author_id FROM target), (SELECT count(*) FROM deleted)::int
-            """)
-        let (author, deleted) = try rows[0].decode((UUID?, Int).self)
+        let logger = self.database.logger
+        let (author, deleted) = try await self.database.transaction { connection in
+            let rows = try await connection.query(
+                """
+                WITH caller AS (SELECT id FROM accounts WHERE id = \(accountID) FOR NO KEY UPDATE),
+                target AS (
+                    SELECT id, author_id FROM cards c WHERE c.id = \(cardID) AND \(unescaped: CardRow.live) AND EXISTS (SELECT 1 FROM caller)),
+                deleted AS (
+                    DELETE FROM cards WHERE id IN (SELECT id FROM target WHERE author_id = \(accountID))
+                    RETURNING parent_id, author_id, cardinality(tags) > 0 AS tagged),
+                parent AS (
+                    UPDATE cards SET comment_count = comment_count - 1 WHERE id IN (SELECT parent_id FROM deleted)),
+                author AS (
+                    UPDATE accounts SET card_count = card_count - 1 WHERE id IN (SELECT author_id FROM deleted WHERE parent_id IS NULL))
+                SELECT (SELECT author_id FROM target), (SELECT count(*) FROM deleted)::int, COALESCE((SELECT tagged FROM deleted), false)
+                """, logger: logger
+            ).collect()
+            let (author, deleted, tagged) = try rows[0].decode((UUID?, Int, Bool).self)
+            if tagged { try await TagUsageSQL.release(cardIDs: [cardID], on: connection, logger: logger) }
+            return (author, deleted)
+        }
         if deleted == 1 { return .deleted }
         // Not there, or deleted by a concurrent request of the author: either way it is gone.
         guard let author, author != accountID else { return .notFound }

@@ -153,6 +153,7 @@ public struct PostgresIdentityRepository: IdentityRepository {
 
     public func withdraw(accountID: UUID, reason: String, now: Date) async throws {
         try await self.database.transaction { connection in
+            let tagged = try await TagUsageSQL.beginWithdrawal(of: accountID, on: connection, logger: self.database.logger)
             try await connection.query(
                 """
                 INSERT INTO withdrawals (key_fingerprint, reason, withdrawn_at)
@@ -173,6 +174,7 @@ public struct PostgresIdentityRepository: IdentityRepository {
             // Sessions, transfer codes, uploads, cards and likes go with the account (ON DELETE CASCADE);
             // comment cards of others on its cards stay, shown with parentDeleted.
             try await connection.query("DELETE FROM accounts WHERE id = \(accountID)", logger: self.database.logger)
+            try await TagUsageSQL.release(cardIDs: tagged, on: connection, logger: self.database.logger)
         }
     }
 

@@ -23,6 +23,7 @@ public struct Migration: Sendable, Equatable {
         let files: [(name: String, bytes: [UInt8])] = [
             ("0001_identity.sql", PackageResources._001_identity_sql),
             ("0002_cards.sql", PackageResources._002_cards_sql),
+            ("0003_tags.sql", PackageResources._003_tags_sql),
             ("0004_challenges.sql", PackageResources._004_challenges_sql),
         ]
         return try files.map { file in

@@ -117,9 +117,34 @@ extension SeedRun {
                 """)
             self.progress(.progress(.writeCards, done: written, total: total))
         }
+        try await self.writeTags()
         self.summary.cards = try await self.count("SELECT count(*) FROM seed_cards WHERE parent_id IS NULL")
         self.summary.comments = written - self.summary.cards
         return written + self.summary.images
+    }
+
+    /// The staged cards' tags: their `card_tags` rows (one per card and case-folded key) and
+    /// the counts they add to `tags` (the first spelling by time is the name of a new tag).
+    /// Seed tags are ASCII or Hangul, so PostgreSQL's `lower` folds them as the server does.
+    func writeTags() async throws {
+        try await self.execute(
+            """
+            CREATE TEMPORARY TABLE seed_card_tags ON COMMIT DROP AS
+            SELECT DISTINCT ON (c.id, lower(t.name)) lower(t.name) COLLATE "C" AS tag_key, t.name, c.id AS card_id, c.created_at
+            FROM seed_cards AS c, unnest(c.tags) AS t (name)
+            ORDER BY c.id, lower(t.name)
+            """)
+        try await self.execute(
+            """
+            INSERT INTO card_tags (tag_key, card_id, created_at)
+            SELECT tag_key, card_id, created_at FROM seed_card_tags ORDER BY tag_key, created_at DESC, card_id DESC
+            """)
+        try await self.execute(
+            """
+            INSERT INTO tags AS t (key, name, usage_count)
+            SELECT tag_key, (array_agg(name ORDER BY created_at))[1], count(*) FROM seed_card_tags GROUP BY tag_key ORDER BY tag_key
+            ON CONFLICT (key) DO UPDATE SET usage_count = t.usage_count + EXCLUDED.usage_count
+            """)
     }
 
     /// Inserts the staged likes in primary-key order; returns how many.
@@ -186,10 +211,21 @@ extension SeedRun {
             )
             SELECT count(*) FROM updated
             """)
-        self.summary.correctedCounters = cards + accounts
-        if cards + accounts > 0 {
-            self.progress(.note("recount corrected \(cards) card and \(accounts) account counters"))
+        let tags = try await self.count(
+            """
+            WITH truth AS (
+                SELECT t.key, coalesce(u.n, 0) AS n
+                FROM tags AS t LEFT JOIN (SELECT tag_key, count(*)::int AS n FROM card_tags GROUP BY tag_key) AS u ON u.tag_key = t.key
+            ), updated AS (
+                UPDATE tags AS t SET usage_count = truth.n FROM truth WHERE t.key = truth.key AND t.usage_count <> truth.n
+                RETURNING 1
+            )
+            SELECT count(*) FROM updated
+            """)
+        self.summary.correctedCounters = cards + accounts + tags
+        if cards + accounts + tags > 0 {
+            self.progress(.note("recount corrected \(cards) card, \(accounts) account and \(tags) tag counters"))
         }
-        return cards + accounts
+        return cards + accounts + tags
     }
 }

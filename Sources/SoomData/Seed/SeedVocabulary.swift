@@ -136,8 +136,9 @@ enum SeedVocabulary {
         "CASE WHEN \(random) < 0.55 THEN 'default' WHEN \(random) < 0.75 THEN 'rounded' WHEN \(random) < 0.90 THEN 'handwriting' ELSE 'serif' END"
     }
 
-    /// ~2,000 tag names (letters, digits and `_`, at most 15 characters), most popular first:
-    /// picked with a Zipf-like law, the head is common words and the tail is long.
+    /// ~150,000 tag names (letters, digits and `_`, at most 15 characters), most popular first:
+    /// picked with a Zipf-like law (a million cards use about 100,000 of them), the head is
+    /// common words and the tail is long: numbered words, Hangul and Latin made-up words.
     static let tags: [String] = {
         let korean = [
             "일상", "하늘", "감성", "고양이", "커피", "여행", "바다", "맛집", "음악", "퇴근", "새벽", "사랑", "위로", "산책", "강아지", "노을",
@@ -170,14 +171,22 @@ enum SeedVocabulary {
         for suffix in ["_daily", "_lover", "_time", "_gram", "_vibes", "_diary"] {
             result += english.map { $0 + suffix }
         }
-        // Tail: numbered names ("고양이_1234").
-        var number = 1_000
-        var index = 0
+        // Tail: numbered names ("고양이_1234"), made-up Hangul words ("바람소리숲") and Latin
+        // ones ("mirokani"), from a fixed linear congruential sequence (the same every run).
         let words = korean + english
-        while result.count < 2_000 {
-            number = (number * 7_919 + 13) % 9_000 + 1_000
-            result.append("\(words[index % words.count])_\(number)")
-            index += 1
+        let hangul = Array("가나다라마바사아자차카타파하고노도로모보소오조초코토포호구누두루무부수우주추쿠투푸후기니디리미비시이지치키티피히별숲빛꿈달솔")
+        let latin = ["ka", "ro", "mi", "na", "te", "lu", "so", "vi", "pe", "da", "ri", "mo", "ne", "sa", "ki", "lo", "ba", "ze", "fu", "jo"]
+        var state: UInt64 = 0x5EED
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        while result.count < 150_000 {
+            switch result.count % 3 {
+            case 0: result.append("\(words[next(words.count)])_\(1_000 + next(9_000))")
+            case 1: result.append(String((0..<(2 + next(4))).map { _ in hangul[next(hangul.count)] }))
+            default: result.append((0..<(2 + next(4))).map { _ in latin[next(latin.count)] }.joined())
+            }
         }
         var seen = Set<String>()
         return result.filter { tag in

@@ -80,6 +80,8 @@ public enum CreateCardOutcome: Sendable, Equatable {
     case backgroundNotOwned
     /// The card to answer does not exist (any more).
     case parentNotFound
+    /// The author's account is gone (withdrawn while the request was on its way).
+    case authorNotFound
 }
 
 public enum DeleteCardOutcome: Sendable, Equatable {

@@ -9,8 +9,11 @@ public struct Tag: Sendable, Hashable {
     /// The spelling as written (after normalisation).
     public let name: String
 
-    /// Case-folded: two tags are the same tag when their keys are equal.
-    public var key: String { self.name.lowercased() }
+    /// Case-folded (lower-cased, then NFC again): two tags are the same tag when their keys are equal.
+    public var key: String { Self.fold(self.name) }
+
+    /// The case-folded form of already-normalised text: the tag key, or a search prefix of keys.
+    public static func fold(_ text: String) -> String { text.lowercased().precomposedStringWithCanonicalMapping }
 
     /// Normalises `raw`, or explains what is wrong with it.
     public init(normalising raw: String, field: String = "tags") throws(SoomError) {

@@ -12,6 +12,8 @@ public enum Feed: Sendable, Equatable {
     case author(UUID)
     /// A card's comment cards, newest first.
     case comments(parent: UUID)
+    /// Live cards carrying the tag (top-level and comment cards), newest first.
+    case tag(Tag)
 
     /// Cards the popular feed ranks at most.
     public static let popularSize = 200
@@ -24,6 +26,7 @@ public enum Feed: Sendable, Equatable {
         case .nearby(let location, let radius): "nearby:\(location.latitude):\(location.longitude):\(radius.rawValue)"
         case .author(let id): "author:\(id.uuidString.lowercased())"
         case .comments(let parent): "comments:\(parent.uuidString.lowercased())"
+        case .tag(let tag): "tag:\(tag.key)"
         }
     }
 }

@@ -11,10 +11,12 @@ public struct AppConfiguration: Sendable {
     public var migrateOnStart: Bool
     /// Run the periodic jobs (popular ranking, story expiry) in this instance.
     public var backgroundJobs: Bool
+    /// How long a read of the top ten tags may be served again, in seconds (0…1; 0 = always read).
+    public var tagRankingCacheLifetime: Double
 
     public init(
         hostname: String = "127.0.0.1", port: Int = 8080, database: DatabaseConfiguration, logLevel: Logger.Level = .info,
-        migrateOnStart: Bool = true, backgroundJobs: Bool = true
+        migrateOnStart: Bool = true, backgroundJobs: Bool = true, tagRankingCacheLifetime: Double = 0.25
     ) {
         self.hostname = hostname
         self.port = port
@@ -22,5 +24,6 @@ public struct AppConfiguration: Sendable {
         self.logLevel = logLevel
         self.migrateOnStart = migrateOnStart
         self.backgroundJobs = backgroundJobs
+        self.tagRankingCacheLifetime = tagRankingCacheLifetime
     }
 }

@@ -26,6 +26,7 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
     let cardRepository = PostgresCardRepository(database: database)
     let cards = CardEnvironment(cards: cardRepository)
     let images = PostgresImageStore(database: database)
+    let tags = TagEnvironment(tags: PostgresTagRepository(database: database), rankingCacheLifetime: configuration.tagRankingCacheLifetime)
 
     // Background jobs, once the schema is migrated
     let migrated = OneTimeSignal(signalled: !configuration.migrateOnStart)
@@ -45,7 +46,7 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
 
     // HTTP
     let catalog = EndpointCatalog()
-    let router = buildRouter(identity: identity, cards: cards, images: images, database: database, catalog: catalog)
+    let router = buildRouter(identity: identity, cards: cards, tags: tags, images: images, database: database, catalog: catalog)
 
     var app = Application(
         router: router,
@@ -66,7 +67,8 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
 /// All routes: operations outside `/v1`, the public and the authenticated parts of `/v1`, and
 /// `405` for wrong methods on known paths. Exposed for tests that check the route list.
 func buildRouter(
-    identity: IdentityEnvironment, cards: CardEnvironment, images: any ImageStore, database: Database, catalog: EndpointCatalog
+    identity: IdentityEnvironment, cards: CardEnvironment, tags: TagEnvironment, images: any ImageStore, database: Database,
+    catalog: EndpointCatalog
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: ErrorMiddleware())
@@ -77,11 +79,16 @@ func buildRouter(
         group: router.group("/v1").add(middleware: AuthenticationMiddleware(authenticate: Authenticate(identity)))
             .group(context: AuthenticatedContext.self),
         prefix: "/v1", catalog: catalog)
+    // Public routes that also accept a session (a token, when sent, must be valid).
+    let maybeSignedIn = CatalogedRoutes(
+        group: router.group("/v1").add(middleware: AuthenticationMiddleware(authenticate: Authenticate(identity), required: false)),
+        prefix: "/v1", catalog: catalog)
 
     OperationsController(database: database).addRoutes(to: root)
     IdentityController(environment: identity).addRoutes(public: v1, authenticated: signedIn)
     CardsController(cards: cards).addRoutes(to: signedIn)
     FeedsController(cards: cards).addRoutes(to: signedIn)
+    TagsController(tags: tags, cards: cards).addRoutes(optionalSession: maybeSignedIn, authenticated: signedIn)
     ImagesController(store: images, now: { Date() }).addRoutes(public: v1, authenticated: signedIn)
 
     catalog.installMethodNotAllowed(on: router)

@@ -9,14 +9,17 @@ import SoomData
 
 /// Runs `test` against the real application (the same `buildApplication` as production) on a
 /// real HTTP port, backed by a fresh database of its own that is dropped afterwards.
-func withTestApp(_ test: @escaping @Sendable (any TestClientProtocol, TestDatabase) async throws -> Void) async throws {
+func withTestApp(tagRankingCacheLifetime: Double = 0, _ test: @escaping @Sendable (any TestClientProtocol, TestDatabase) async throws -> Void) async throws {
     var configuration = try await TestPostgres.shared.makeDatabase()
     // Many tests run at once against one server: each app gets a small pool.
     configuration.maximumConnections = 6
     let database = TestDatabase(configuration: configuration)
     do {
         let app = try buildApplication(
-            AppConfiguration(hostname: "127.0.0.1", port: 0, database: configuration, logLevel: .warning, migrateOnStart: false))
+            AppConfiguration(
+                hostname: "127.0.0.1", port: 0, database: configuration, logLevel: .warning, migrateOnStart: false,
+                // Tests read the top ten right after changing it: no cache (its bound is tested on its own).
+                tagRankingCacheLifetime: tagRankingCacheLifetime))
         try await app.test(.ahc(.http)) { client in
             try await test(client, database)
         }

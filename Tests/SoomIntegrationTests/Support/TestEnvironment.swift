@@ -13,6 +13,7 @@ enum TestEnvironment {
     static let identity = IdentityEnvironment(repository: PostgresIdentityRepository(database: database), crypto: OpenSSLIdentityCrypto())
     static let cards = CardEnvironment(cards: PostgresCardRepository(database: database))
     static let images = PostgresImageStore(database: database)
+    static let tags = TagEnvironment(tags: PostgresTagRepository(database: database))
 }
 
 extension TestDatabase {

@@ -26,6 +26,8 @@ public struct PostCard: Sendable {
             throw SoomError.validationFailed(field: "background", "No image with that id was uploaded by this account.")
         case .parentNotFound, .replayedCardGone:
             throw SoomError.cardNotFound
+        case .authorNotFound:
+            throw SoomError.unauthorized
         }
     }
 }
