@@ -176,6 +176,15 @@ extension PostgresCardRepository {
     public func sweepExpiredStories(limit: Int) async throws -> Int {
         let logger = self.database.logger
         return try await self.database.transaction { connection in
+            // The lock order of every card writer: accounts first (in id order), then cards. A
+            // withdrawal holds its account while it deletes that account's cards; taking a story's
+            // card first and its author second could wait on it in the opposite order.
+            try await connection.query(
+                """
+                SELECT 1 FROM accounts WHERE id IN (
+                    SELECT author_id FROM cards WHERE expires_at <= now() ORDER BY expires_at LIMIT \(limit))
+                ORDER BY id FOR NO KEY UPDATE
+                """, logger: logger)
             let rows = try await connection.query(
                 """
                 WITH expired AS (
