@@ -66,25 +66,18 @@ curl -sf "$URL/readyz" >/dev/null || { cat "$WORK/server.log" >&2; exit 1; }
       sleep 0.5; done ) &
 MONITOR_PID=$!
 
-say "registering a device and choosing cards and a deep cursor"
+say "registering $CONNECTIONS devices (writes come from all of them, reads from the first); choosing cards and a deep cursor"
+python3 "$HERE/register.py" "$URL" "$WORK/tokens" "$CONNECTIONS"
+head -1 "$WORK/tokens" >"$WORK/token"
 python3 - "$URL" "$WORK" <<'PY'
-import base64, json, sys, urllib.request
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import padding, rsa
+import json, sys, urllib.request
 url, work = sys.argv[1], sys.argv[2]
 def call(method, path, body=None, token=None):
     request = urllib.request.Request(url + path, method=method, data=json.dumps(body).encode() if body is not None else None)
     request.add_header("Content-Type", "application/json")
     if token: request.add_header("Authorization", "Bearer " + token)
     with urllib.request.urlopen(request) as response: return json.load(response)
-key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-pem = key.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo).decode()
-challenge = call("POST", "/v1/auth/challenges")
-signature = key.sign(f"soom:v1:register:{challenge['nonce']}".encode(), padding.PSS(padding.MGF1(hashes.SHA256()), padding.PSS.MAX_LENGTH), hashes.SHA256())
-account = call("POST", "/v1/accounts", {"publicKey": pem, "algorithm": "rsa-pss-sha256", "challengeId": challenge["challengeId"],
-                                        "signature": base64.b64encode(signature).decode()})
-token = account["session"]["token"]
-open(f"{work}/token", "w").write(token)
+token = open(f"{work}/token").read().strip()
 # Random cards for detail and like: walk a few pages of the latest feed with large pages.
 ids, cursor = [], None
 for _ in range(40):
@@ -108,17 +101,19 @@ DEEP=$(printf 'v1|latest|%s' "$MIDDLE" | base64 -w0 | tr '+/' '-_' | tr -d '=')
 say "$TOTAL cards in the database; deep cursor at the middle of the latest feed"
 
 cat >"$WORK/random.lua" <<LUA
-local ids = {}
+local ids, tokens = {}, {}
 for line in io.lines("$WORK/cards.txt") do ids[#ids + 1] = line end
+for line in io.lines("$WORK/tokens") do tokens[#tokens + 1] = line end
 math.randomseed(os.time())
 local mode = os.getenv("MODE")
 wrk.headers["Authorization"] = "Bearer $TOKEN"
 wrk.headers["Content-Type"] = "application/json"
 request = function()
     local id = ids[math.random(#ids)]
-    if mode == "like" then return wrk.format("PUT", "/v1/cards/" .. id .. "/like") end
+    local writer = {["Authorization"] = "Bearer " .. tokens[math.random(#tokens)]}
+    if mode == "like" then return wrk.format("PUT", "/v1/cards/" .. id .. "/like", writer) end
     if mode == "post" then
-        return wrk.format("POST", "/v1/cards", nil, '{"content":"벤치마크 카드 ' .. math.random(1000000) .. '","background":{"default":"sea-calm"},"tags":["bench"]}')
+        return wrk.format("POST", "/v1/cards", writer, '{"content":"벤치마크 카드 ' .. math.random(1000000) .. '","background":{"default":"sea-calm"},"tags":["bench"]}')
     end
     return wrk.format("GET", "/v1/cards/" .. id)
 end

@@ -76,27 +76,9 @@ curl -sf "$URL/readyz" >/dev/null || { cat "$WORK/server.log" >&2; exit 1; }
       sleep 0.5; done ) &
 MONITOR_PID=$!
 
-say "registering a device"
-python3 - "$URL" "$WORK" <<'PY'
-import base64, json, sys, urllib.request
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import padding, rsa
-url, work = sys.argv[1], sys.argv[2]
-def call(method, path, body=None, token=None):
-    request = urllib.request.Request(url + path, method=method, data=json.dumps(body).encode() if body is not None else None)
-    request.add_header("Content-Type", "application/json")
-    if token: request.add_header("Authorization", "Bearer " + token)
-    with urllib.request.urlopen(request) as response: return json.load(response)
-key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-pem = key.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo).decode()
-challenge = call("POST", "/v1/auth/challenges")
-signature = key.sign(f"soom:v1:register:{challenge['nonce']}".encode(), padding.PSS(padding.MGF1(hashes.SHA256()), padding.PSS.MAX_LENGTH), hashes.SHA256())
-account = call("POST", "/v1/accounts", {"publicKey": pem, "algorithm": "rsa-pss-sha256", "challengeId": challenge["challengeId"],
-                                        "signature": base64.b64encode(signature).decode()})
-token = account["session"]["token"]
-open(f"{work}/token", "w").write(token)
-PY
-TOKEN=$(cat "$WORK/token")
+say "registering $CONNECTIONS devices (the posts come from all of them, the reads from the first)"
+python3 "$HERE/register.py" "$URL" "$WORK/tokens" "$CONNECTIONS"
+TOKEN=$(head -1 "$WORK/tokens")
 
 CREDENTIALS=$(cat "$DATA/postgres-credentials")
 DB_PORT=$(grep -o 'postgres://soom@127.0.0.1:[0-9]*' "$WORK/server.log" | head -1 | sed 's/.*://')
@@ -112,14 +94,14 @@ urlencode() { python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys
 say "$TOTAL cards, $DISTINCT tags in use; feed tag '$FEED_TAG'; '$LATIN' matches $MATCH_LATIN tags, '$HANGUL' matches $MATCH_HANGUL"
 
 cat >"$WORK/post.lua" <<LUA
-local tags = {}
+local tags, tokens = {}, {}
 for line in io.lines("$WORK/tags.txt") do tags[#tags + 1] = line end
+for line in io.lines("$WORK/tokens") do tokens[#tokens + 1] = line end
 math.randomseed(os.time())
-wrk.headers["Authorization"] = "Bearer $TOKEN"
 wrk.headers["Content-Type"] = "application/json"
 request = function()
     local a, b, c = tags[math.random(#tags)], tags[math.random(#tags)], tags[math.random(#tags)]
-    return wrk.format("POST", "/v1/cards", nil,
+    return wrk.format("POST", "/v1/cards", {["Authorization"] = "Bearer " .. tokens[math.random(#tokens)]},
         '{"content":"태그 벤치마크 ' .. math.random(1000000) .. '","background":{"default":"sea-calm"},"tags":["' .. a .. '","' .. b .. '","' .. c .. '"]}')
 end
 local failures = 0
