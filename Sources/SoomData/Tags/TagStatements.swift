@@ -4,9 +4,10 @@ import SoomDomain
 
 /// The hot tag reads as prepared statements (parsed and planned once per connection).
 ///
-/// As in `CardStatements`, each list is bounded by a constant inside and cut to `$n` outside, so
-/// that PostgreSQL's generic plan is costed for a few rows and used instead of re-planning every
-/// execution.
+/// As in `CardStatements`, the top ten and the tag feed are bounded by a constant inside and cut
+/// to `$n` outside, so that PostgreSQL's generic plan is costed for a few rows and used instead of
+/// re-planning every execution. Search is left to custom plans on purpose: the prefix decides the
+/// size of the key range, and a generic plan cannot see it.
 enum TagStatements {
     /// The most rows any tag list returns (search's largest `limit`).
     static let maximumRows = TagSearch.maximumLimit
@@ -50,15 +51,14 @@ enum TagStatements {
                 WHERE key >= $1 AND key < $1 || chr(1114111) AND usage_count > 0
                 ORDER BY key LIMIT \(few + 1))
             SELECT name, usage_count FROM (
-                SELECT * FROM (
-                    SELECT key, name, usage_count FROM candidates ORDER BY usage_count DESC, key LIMIT \(maximumRows)) few
+                SELECT * FROM (SELECT key, name, usage_count FROM candidates ORDER BY usage_count DESC, key LIMIT $2) few
                 WHERE (SELECT count(*) FROM candidates) <= \(few)
                 UNION ALL
                 SELECT * FROM (
                     SELECT key, name, usage_count FROM tags WHERE usage_count > 0 AND starts_with(key, $1)
-                    ORDER BY usage_count DESC, key LIMIT \(maximumRows)) many
+                    ORDER BY usage_count DESC, key LIMIT $2) many
                 WHERE (SELECT count(*) FROM candidates) > \(few)) found
-            ORDER BY usage_count DESC, key LIMIT $2
+            ORDER BY usage_count DESC, key
             """
         typealias Row = TagUsage
         static let boundedRows = TagStatements.maximumRows
