@@ -45,7 +45,8 @@ struct OperationsTests {
         }
         let catalog = EndpointCatalog()
         _ = buildRouter(
-            identity: TestEnvironment.identity, cards: TestEnvironment.cards, tags: TestEnvironment.tags, images: TestEnvironment.images, database: TestEnvironment.database,
+            identity: TestEnvironment.identity, cards: TestEnvironment.cards, tags: TestEnvironment.tags, people: TestEnvironment.people,
+            notifications: TestEnvironment.notifications, images: TestEnvironment.images, database: TestEnvironment.database,
             catalog: catalog)
         let implemented = Set(catalog.endpoints.map { "\($0.method.rawValue) \($0.path)" })
         #expect(implemented.count > 10)

@@ -8,6 +8,19 @@ enum CardRow {
     /// A card is live when it has not expired (deleted cards are gone from the table).
     static let live = "(c.expires_at IS NULL OR c.expires_at > now())"
 
+    /// Whether `viewer` may see the card `c`: it is live, and neither its author nor the viewer
+    /// blocked the other. Every read of cards filters with this — the one place a block reaches
+    /// all feeds, lists and details. One probe of the `blocks` primary key per card (the pairs
+    /// (viewer, author) and (author, viewer); a self-block cannot exist).
+    static func visible(to viewer: String) -> String {
+        "\(Self.live) AND \(Self.notBlocked(viewer, "c.author_id"))"
+    }
+
+    /// Neither of the two accounts (SQL expressions) blocked the other.
+    static func notBlocked(_ one: String, _ other: String) -> String {
+        "NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id IN (\(one), \(other)) AND b.blocked_id IN (\(one), \(other)))"
+    }
+
     /// The joins every card read needs, after `cards c`: the author `a`, and the viewer's like `l`
     /// (at most one row: the primary key is card and account). A join, not an `EXISTS` in the
     /// select list: PostgreSQL may turn that into a hashed subplan that reads all of the viewer's

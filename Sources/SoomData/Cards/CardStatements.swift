@@ -19,7 +19,7 @@ enum CardStatements {
 
     /// One card as the viewer ($1) sees it.
     struct Detail: PostgresPreparedStatement {
-        static let sql = "SELECT \(CardRow.select(viewer: "$1")) \(CardStatements.from) WHERE c.id = $2 AND \(CardRow.live)"
+        static let sql = "SELECT \(CardRow.select(viewer: "$1")) \(CardStatements.from) WHERE c.id = $2 AND \(CardRow.visible(to: "$1"))"
         typealias Row = (card: Card, micros: Int64)
 
         let viewer: UUID
@@ -40,7 +40,7 @@ enum CardStatements {
         static let sql = """
             SELECT * FROM (
                 SELECT \(CardRow.select(viewer: "$1")) \(CardStatements.from)
-                WHERE c.parent_id IS NULL AND \(CardRow.live) ORDER BY c.created_at DESC, c.id DESC LIMIT \(CardStatements.maximumPageRows)
+                WHERE c.parent_id IS NULL AND \(CardRow.visible(to: "$1")) ORDER BY c.created_at DESC, c.id DESC LIMIT \(CardStatements.maximumPageRows)
             ) page LIMIT $2
             """
         typealias Row = (card: Card, micros: Int64)
@@ -63,7 +63,7 @@ enum CardStatements {
         static let sql = """
             SELECT * FROM (
                 SELECT \(CardRow.select(viewer: "$1")) \(CardStatements.from)
-                WHERE c.parent_id IS NULL AND \(CardRow.live)
+                WHERE c.parent_id IS NULL AND \(CardRow.visible(to: "$1"))
                   AND (c.created_at, c.id) < (timestamptz 'epoch' + $2::int8 * interval '1 microsecond', $3)
                 ORDER BY c.created_at DESC, c.id DESC LIMIT \(CardStatements.maximumPageRows)
             ) page LIMIT $4

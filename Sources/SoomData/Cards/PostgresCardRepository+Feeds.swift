@@ -24,10 +24,13 @@ extension PostgresCardRepository {
                 }
             return Self.page(rows, limit: limit)
         }
+        if case .following = feed {
+            return try await self.followingPage(after: position, limit: limit, viewer: viewer)
+        }
         var builder = SQLBuilder()
         let viewerParameter = builder.bind(viewer)
         let from = "FROM cards c \(CardRow.joins(viewer: viewerParameter))"
-        var conditions = [CardRow.live]
+        var conditions = [CardRow.visible(to: viewerParameter)]
         var distance: String?
         switch feed {
         case .latest:
@@ -42,8 +45,8 @@ extension PostgresCardRepository {
             conditions.append(nearby)
         case .popular:
             return try await self.popularPage(after: position, limit: limit, viewer: viewer)
-        case .tag:
-            preconditionFailure("tag feeds are read above")
+        case .tag, .following:
+            preconditionFailure("tag and following feeds are read above")
         }
         if let position {
             conditions.append(CardRow.after(position, &builder))
@@ -53,7 +56,7 @@ extension PostgresCardRepository {
             "SELECT \(CardRow.select(viewer: viewerParameter, distance: distance)) \(from) WHERE \(conditions.joined(separator: " AND ")) "
                 + "ORDER BY c.created_at DESC, c.id DESC LIMIT \(limitParameter)")
         let rows = try await self.database.rows(builder.query).map(CardRow.decode)
-        if rows.isEmpty, !(try await self.subjectExists(of: feed)) { return nil }
+        if rows.isEmpty, !(try await self.subjectVisible(of: feed, viewer: viewer)) { return nil }
         return Self.page(rows, limit: limit)
     }
 
@@ -64,16 +67,20 @@ extension PostgresCardRepository {
         return FeedPage(cards: page.map(\.card), next: next)
     }
 
-    private func subjectExists(of feed: Feed) async throws -> Bool {
+    /// Whether the feed's subject exists for the viewer: an account that did not block them, a
+    /// parent card they may see.
+    private func subjectVisible(of feed: Feed, viewer: UUID) async throws -> Bool {
+        var builder = SQLBuilder()
+        let viewerParameter = builder.bind(viewer)
         switch feed {
-        case .latest, .popular, .nearby, .tag:
+        case .latest, .popular, .nearby, .tag, .following:
             return true
         case .author(let id):
-            return !(try await self.database.rows("SELECT 1 FROM accounts WHERE id = \(id)")).isEmpty
+            builder.append("SELECT 1 FROM accounts a WHERE a.id = \(builder.bind(id)) AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = a.id AND b.blocked_id = \(viewerParameter))")
         case .comments(let parent):
-            return !(try await self.database.rows(
-                "SELECT 1 FROM cards c WHERE c.id = \(parent) AND \(unescaped: CardRow.live)")).isEmpty
+            builder.append("SELECT 1 FROM cards c WHERE c.id = \(builder.bind(parent)) AND \(CardRow.visible(to: viewerParameter))")
         }
+        return !(try await self.database.rows(builder.query)).isEmpty
     }
 
     /// Mean Earth radius (IUGG), metres: distances are great-circle distances on this sphere.
@@ -129,7 +136,7 @@ extension PostgresCardRepository {
             WHERE r.generation = (SELECT COALESCE(
                     (SELECT generation FROM popular_generations WHERE generation = \(generation)),
                     (SELECT max(generation) FROM popular_generations)))
-              AND r.rank > \(rank) AND \(CardRow.live)
+              AND r.rank > \(rank) AND \(CardRow.visible(to: viewerParameter))
             ORDER BY r.rank LIMIT \(limitParameter)
             """)
         let rows = try await self.database.rows(builder.query).map { row in

@@ -64,9 +64,11 @@ public struct PostgresCardRepository: CardRepository {
         let outcome: CreateCardOutcome
     }
 
-    /// One statement: checks the background's owner and the parent's liveness, counts the comment
-    /// card on its parent or the card on its author, inserts, and records its tags (`card_tags`
-    /// rows, `tags.usage_count` + 1 each) — all or nothing.
+    /// One statement: checks the background's owner and the parent's liveness (and that neither
+    /// the author nor the parent's author blocked the other), counts the comment card on its parent
+    /// or the card on its author, inserts, records its tags (`card_tags` rows, `tags.usage_count`
+    /// + 1 each), notifies the parent's author, and queues the favourite-tag notifications when
+    /// another account favours one of the tags — all or nothing.
     ///
     /// Lock order (see `TagUsageSQL`): the author's account first (`author`, which every other
     /// part waits for through `background_ok`), then the parent card, then tag rows in key order.
@@ -82,9 +84,11 @@ public struct PostgresCardRepository: CardRepository {
                 SELECT EXISTS (SELECT 1 FROM author) AND (\(background.kind) = 'default'
                     OR EXISTS (SELECT 1 FROM images WHERE id = \(uploadID) AND owner_id = \(card.author.id))) AS ok),
             parent AS (
-                UPDATE cards SET comment_count = comment_count + 1
-                WHERE id = \(card.parentID) AND (expires_at IS NULL OR expires_at > now()) AND (SELECT ok FROM background_ok)
-                RETURNING id),
+                UPDATE cards p SET comment_count = p.comment_count + 1
+                WHERE p.id = \(card.parentID) AND (p.expires_at IS NULL OR p.expires_at > now()) AND (SELECT ok FROM background_ok)
+                  AND NOT EXISTS (SELECT 1 FROM blocks b
+                                  WHERE b.blocker_id IN (\(card.author.id), p.author_id) AND b.blocked_id IN (\(card.author.id), p.author_id))
+                RETURNING p.id, p.author_id),
             inserted AS (
                 INSERT INTO cards (id, author_id, parent_id, content, font, background_kind, background_ref, tags,
                                    latitude, longitude, created_at, expires_at)
@@ -103,7 +107,15 @@ public struct PostgresCardRepository: CardRepository {
                 INSERT INTO tags AS t (key, name, usage_count)
                 SELECT k, n, 1 FROM unnest(\(tags.map(\.key))::text[], \(tags.map(\.name))::text[]) AS u (k, n)
                 WHERE EXISTS (SELECT 1 FROM inserted) ORDER BY k COLLATE "C"
-                ON CONFLICT (key) DO UPDATE SET usage_count = t.usage_count + 1)
+                ON CONFLICT (key) DO UPDATE SET usage_count = t.usage_count + 1),
+            commented AS (
+                INSERT INTO notifications (id, recipient_id, type, actor_id, card_id, created_at)
+                SELECT gen_random_uuid(), p.author_id, 'card_commented', \(card.author.id), p.id, \(card.createdAt)
+                FROM parent p WHERE p.author_id <> \(card.author.id) AND EXISTS (SELECT 1 FROM inserted)),
+            favorite_tag_outbox AS (
+                INSERT INTO tag_notification_outbox (card_id, created_at)
+                SELECT \(card.id), \(card.createdAt) WHERE EXISTS (SELECT 1 FROM inserted) AND EXISTS (
+                    SELECT 1 FROM favorite_tags f WHERE f.tag_key = ANY (\(tags.map(\.key))::text[]) AND f.account_id <> \(card.author.id)))
             SELECT (SELECT count(*) FROM inserted)::int, (SELECT ok FROM background_ok), EXISTS (SELECT 1 FROM author)
             """)
         let (inserted, backgroundOK, authorExists) = try rows[0].decode((Int, Bool, Bool).self)
@@ -151,17 +163,26 @@ public struct PostgresCardRepository: CardRepository {
         if liked {
             rows = try await self.database.rows(
                 """
-                WITH target AS (SELECT id, like_count FROM cards c WHERE c.id = \(cardID) AND \(unescaped: CardRow.live)),
+                WITH target AS (
+                    SELECT id, like_count, author_id FROM cards c WHERE c.id = \(cardID) AND \(unescaped: CardRow.live)
+                      AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id IN (\(accountID), c.author_id) AND b.blocked_id IN (\(accountID), c.author_id))),
                 added AS (
                     INSERT INTO likes (card_id, account_id, created_at) SELECT id, \(accountID), now() FROM target
                     ON CONFLICT DO NOTHING RETURNING card_id),
-                counted AS (UPDATE cards SET like_count = like_count + 1 WHERE id IN (SELECT card_id FROM added) RETURNING like_count)
+                counted AS (UPDATE cards SET like_count = like_count + 1 WHERE id IN (SELECT card_id FROM added) RETURNING like_count),
+                notified AS (
+                    INSERT INTO notifications (id, recipient_id, type, actor_id, card_id, created_at)
+                    SELECT gen_random_uuid(), t.author_id, 'card_liked', \(accountID), t.id, now() FROM target t
+                    WHERE t.author_id <> \(accountID) AND EXISTS (SELECT 1 FROM added)
+                    ON CONFLICT (recipient_id, actor_id, card_id) WHERE type = 'card_liked' AND NOT read DO NOTHING)
                 SELECT EXISTS (SELECT 1 FROM target), COALESCE((SELECT like_count FROM counted), (SELECT like_count FROM target))
                 """)
         } else {
             rows = try await self.database.rows(
                 """
-                WITH target AS (SELECT id, like_count FROM cards c WHERE c.id = \(cardID) AND \(unescaped: CardRow.live)),
+                WITH target AS (
+                    SELECT id, like_count FROM cards c WHERE c.id = \(cardID) AND \(unescaped: CardRow.live)
+                      AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id IN (\(accountID), c.author_id) AND b.blocked_id IN (\(accountID), c.author_id))),
                 removed AS (
                     DELETE FROM likes WHERE card_id IN (SELECT id FROM target) AND account_id = \(accountID) RETURNING card_id),
                 counted AS (UPDATE cards SET like_count = like_count - 1 WHERE id IN (SELECT card_id FROM removed) RETURNING like_count)

@@ -77,9 +77,24 @@ public struct Database: Sendable {
         }
     }
 
+    /// Runs `operation` (a statement, or a whole transaction) within the deadline. A deadlock or
+    /// serialization failure aborts it before anything is committed, so it is run again, up to
+    /// three times in all: writers lock in a documented order, but PostgreSQL's foreign-key checks
+    /// take locks of their own, and a rare cycle among them must not reach a client as a 5xx.
     func withDeadline<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        let logger = self.logger
         do {
-            return try await Self.race(self.deadline, operation)
+            return try await Self.race(self.deadline) {
+                var attempt = 1
+                while true {
+                    do {
+                        return try await operation()
+                    } catch let error as PSQLError where error.isTransientConflict && attempt < 3 {
+                        attempt += 1
+                        logger.notice("retrying after a transient conflict", metadata: ["error": "\(loggableDescription(of: error))"])
+                    }
+                }
+            }
         } catch let error as PSQLError where error.isConnectionFailure {
             throw DatabaseUnavailable(reason: "\(error.code)")
         }
@@ -180,6 +195,13 @@ extension PSQLError {
         default:
             return false
         }
+    }
+
+    /// A deadlock (`40P01`) or serialization failure (`40001`): nothing was committed, and the same
+    /// work may succeed when run again.
+    var isTransientConflict: Bool {
+        guard self.code == .server, let state = self.serverInfo?[.sqlState] else { return false }
+        return state == "40P01" || state == "40001"
     }
 
     /// The SQLSTATE and constraint of a server error (e.g. `23505` and `accounts_nickname_key_unique`).

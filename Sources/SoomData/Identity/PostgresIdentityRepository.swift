@@ -153,7 +153,26 @@ public struct PostgresIdentityRepository: IdentityRepository {
 
     public func withdraw(accountID: UUID, reason: String, now: Date) async throws {
         try await self.database.transaction { connection in
+            // The account and everyone it follows or is followed by, locked in id order (the order of
+            // follows and blocks), whose counters lose this account's follows below.
+            try await connection.query(
+                """
+                SELECT 1 FROM accounts WHERE id = \(accountID)
+                    OR id IN (SELECT followee_id FROM follows WHERE follower_id = \(accountID))
+                    OR id IN (SELECT follower_id FROM follows WHERE followee_id = \(accountID))
+                ORDER BY id FOR UPDATE
+                """, logger: self.database.logger)
             let tagged = try await TagUsageSQL.beginWithdrawal(of: accountID, on: connection, logger: self.database.logger)
+            try await connection.query(
+                """
+                UPDATE accounts a SET follower_count = a.follower_count - 1
+                FROM follows f WHERE f.follower_id = \(accountID) AND f.followee_id = a.id
+                """, logger: self.database.logger)
+            try await connection.query(
+                """
+                UPDATE accounts a SET following_count = a.following_count - 1
+                FROM follows f WHERE f.followee_id = \(accountID) AND f.follower_id = a.id
+                """, logger: self.database.logger)
             try await connection.query(
                 """
                 INSERT INTO withdrawals (key_fingerprint, reason, withdrawn_at)
@@ -171,7 +190,8 @@ public struct PostgresIdentityRepository: IdentityRepository {
                 FROM (SELECT parent_id, count(*) AS n FROM cards WHERE author_id = \(accountID) AND parent_id IS NOT NULL GROUP BY parent_id) d
                 WHERE p.id = d.parent_id AND p.author_id <> \(accountID)
                 """, logger: self.database.logger)
-            // Sessions, transfer codes, uploads, cards and likes go with the account (ON DELETE CASCADE);
+            // Sessions, transfer codes, uploads, cards, likes, follows, blocks and notifications go with
+            // the account (ON DELETE CASCADE);
             // comment cards of others on its cards stay, shown with parentDeleted.
             try await connection.query("DELETE FROM accounts WHERE id = \(accountID)", logger: self.database.logger)
             try await TagUsageSQL.release(cardIDs: tagged, on: connection, logger: self.database.logger)

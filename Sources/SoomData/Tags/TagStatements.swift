@@ -86,7 +86,7 @@ enum TagStatements {
         static let sql = """
             SELECT * FROM (
                 SELECT \(CardRow.select(viewer: "$1")) \(TagStatements.feedFrom)
-                WHERE t.tag_key = $2 AND \(CardRow.live) ORDER BY t.created_at DESC, t.card_id DESC LIMIT \(CardStatements.maximumPageRows)
+                WHERE t.tag_key = $2 AND \(CardRow.visible(to: "$1")) ORDER BY t.created_at DESC, t.card_id DESC LIMIT \(CardStatements.maximumPageRows)
             ) page LIMIT $3
             """
         typealias Row = (card: Card, micros: Int64)
@@ -112,7 +112,7 @@ enum TagStatements {
         static let sql = """
             SELECT * FROM (
                 SELECT \(CardRow.select(viewer: "$1")) \(TagStatements.feedFrom)
-                WHERE t.tag_key = $2 AND \(CardRow.live)
+                WHERE t.tag_key = $2 AND \(CardRow.visible(to: "$1"))
                   AND (t.created_at, t.card_id) < (timestamptz 'epoch' + $3::int8 * interval '1 microsecond', $4)
                 ORDER BY t.created_at DESC, t.card_id DESC LIMIT \(CardStatements.maximumPageRows)
             ) page LIMIT $5

@@ -14,6 +14,8 @@ public enum Feed: Sendable, Equatable {
     case comments(parent: UUID)
     /// Live cards carrying the tag (top-level and comment cards), newest first.
     case tag(Tag)
+    /// Top-level cards of the accounts the viewer follows, newest first.
+    case following
 
     /// Cards the popular feed ranks at most.
     public static let popularSize = 200
@@ -27,6 +29,7 @@ public enum Feed: Sendable, Equatable {
         case .author(let id): "author:\(id.uuidString.lowercased())"
         case .comments(let parent): "comments:\(parent.uuidString.lowercased())"
         case .tag(let tag): "tag:\(tag.key)"
+        case .following: "following"
         }
     }
 }

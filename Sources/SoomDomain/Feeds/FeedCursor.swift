@@ -8,21 +8,33 @@ public enum FeedCursor {
     static let maximumLength = 512
 
     public static func encode(_ position: FeedPosition, for feed: Feed) -> String {
-        var fields = ["v1", feed.scope, String(position.createdAtMicros), position.id.uuidString.lowercased()]
+        Self.encode(position, scope: feed.scope)
+    }
+
+    /// The cursor of any keyset list named by `scope` (a feed's, or people, blocks, notifications).
+    public static func encode(_ position: FeedPosition, scope: String) -> String {
+        var fields = ["v1", scope, String(position.createdAtMicros), position.id.uuidString.lowercased()]
         if let ranking = position.ranking { fields += [String(ranking.generation), String(ranking.rank)] }
         return Base64URL.encode(Array(fields.joined(separator: "|").utf8))
     }
 
     public static func decode(_ text: String, for feed: Feed) throws(SoomError) -> FeedPosition {
+        let ranked = if case .popular = feed { true } else { false }
+        return try Self.decode(text, scope: feed.scope, ranked: ranked)
+    }
+
+    /// Decodes the cursor of the list named by `scope`; `ranked` lists (the popular feed) carry a
+    /// ranking generation and rank as well.
+    public static func decode(_ text: String, scope: String, ranked: Bool = false) throws(SoomError) -> FeedPosition {
         guard text.utf8.count <= Self.maximumLength, let data = Self.base64URLDecode(text) else { throw Self.invalid }
         let fields = String(decoding: data, as: UTF8.self).split(separator: "|", omittingEmptySubsequences: false).map(String.init)
-        guard fields.count >= 4, fields[0] == "v1", fields[1] == feed.scope, let micros = Int64(fields[2]), let id = UUID(uuidString: fields[3])
+        guard fields.count >= 4, fields[0] == "v1", fields[1] == scope, let micros = Int64(fields[2]), let id = UUID(uuidString: fields[3])
         else { throw Self.invalid }
-        switch (feed, fields.count) {
-        case (.popular, 6):
+        switch (ranked, fields.count) {
+        case (true, 6):
             guard let generation = Int64(fields[4]), let rank = Int(fields[5]), rank >= 1 else { throw Self.invalid }
             return FeedPosition(createdAtMicros: micros, id: id, ranking: .init(generation: generation, rank: rank))
-        case (.popular, _), (_, 6...):
+        case (true, _), (false, 5...):
             throw Self.invalid
         default:
             return FeedPosition(createdAtMicros: micros, id: id)

@@ -27,6 +27,8 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
     let cards = CardEnvironment(cards: cardRepository)
     let images = PostgresImageStore(database: database)
     let tags = TagEnvironment(tags: PostgresTagRepository(database: database), rankingCacheLifetime: configuration.tagRankingCacheLifetime)
+    let people = PeopleEnvironment(people: PostgresPeopleRepository(database: database))
+    let notifications = PostgresNotificationRepository(database: database)
 
     // Background jobs, once the schema is migrated
     let migrated = OneTimeSignal(signalled: !configuration.migrateOnStart)
@@ -39,6 +41,9 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
             PeriodicJob(name: "story-expiry", every: .seconds(30), startAfter: migrated, logger: logger) {
                 while try await cardRepository.sweepExpiredStories(limit: 1000) == 1000 {}
             },
+            PeriodicJob(name: "favorite-tag-notifications", every: .seconds(1), startAfter: migrated, logger: logger) {
+                while try await notifications.deliverFavoriteTagNotifications(limit: 50) == 50 {}
+            },
             PeriodicJob(name: "expired-proofs", every: .seconds(60), startAfter: migrated, logger: logger) {
                 while try await identityRepository.purgeExpired(limit: 5000) > 0 {}
             },
@@ -46,7 +51,9 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
 
     // HTTP
     let catalog = EndpointCatalog()
-    let router = buildRouter(identity: identity, cards: cards, tags: tags, images: images, database: database, catalog: catalog)
+    let router = buildRouter(
+        identity: identity, cards: cards, tags: tags, people: people, notifications: notifications, images: images, database: database,
+        catalog: catalog)
 
     var app = Application(
         router: router,
@@ -67,8 +74,8 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
 /// All routes: operations outside `/v1`, the public and the authenticated parts of `/v1`, and
 /// `405` for wrong methods on known paths. Exposed for tests that check the route list.
 func buildRouter(
-    identity: IdentityEnvironment, cards: CardEnvironment, tags: TagEnvironment, images: any ImageStore, database: Database,
-    catalog: EndpointCatalog
+    identity: IdentityEnvironment, cards: CardEnvironment, tags: TagEnvironment, people: PeopleEnvironment,
+    notifications: any NotificationRepository, images: any ImageStore, database: Database, catalog: EndpointCatalog
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: ErrorMiddleware())
@@ -89,6 +96,8 @@ func buildRouter(
     CardsController(cards: cards).addRoutes(to: signedIn)
     FeedsController(cards: cards).addRoutes(to: signedIn)
     TagsController(tags: tags, cards: cards).addRoutes(optionalSession: maybeSignedIn, authenticated: signedIn)
+    PeopleController(people: people).addRoutes(to: signedIn)
+    NotificationsController(notifications: notifications).addRoutes(to: signedIn)
     ImagesController(store: images, now: { Date() }).addRoutes(public: v1, authenticated: signedIn)
 
     catalog.installMethodNotAllowed(on: router)

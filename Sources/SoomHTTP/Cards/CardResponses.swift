@@ -52,13 +52,18 @@ struct UserSummaryBody: JSONWritable, Equatable {
 
     func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("id")
-        writer.uuid(self.user.id)
-        writer.key("nickname")
-        writer.string(self.user.nickname)
-        writer.key("profileImage")
-        if let image = self.user.profileImage { ImageBody(reference: image).write(to: &writer) } else { writer.null() }
+        Self.writeMembers(of: self.user, to: &writer)
         writer.endObject()
+    }
+
+    /// `id`, `nickname` and `profileImage`, inside an object the caller opened (a `Profile` extends them).
+    static func writeMembers(of user: UserSummary, to writer: inout JSONWriter) {
+        writer.key("id")
+        writer.uuid(user.id)
+        writer.key("nickname")
+        writer.string(user.nickname)
+        writer.key("profileImage")
+        if let image = user.profileImage { ImageBody(reference: image).write(to: &writer) } else { writer.null() }
     }
 }
 
@@ -97,14 +102,7 @@ struct CardListBody: JSONWritable, Equatable {
     var capacity: Int { 64 + self.cards.count * 768 }
 
     func write(to writer: inout JSONWriter) {
-        writer.beginObject()
-        writer.key("items")
-        writer.beginArray()
-        for card in self.cards { CardBody(card: card).write(to: &writer) }
-        writer.endArray()
-        writer.key("nextCursor")
-        writer.string(self.nextCursor)
-        writer.endObject()
+        ListJSON.write(self.cards, nextCursor: self.nextCursor, to: &writer) { CardBody(card: $0).write(to: &$1) }
     }
 }
 

@@ -1,13 +1,16 @@
 import Hummingbird
 import SoomDomain
 
-/// The routes of the contract's *Feeds* section, plus a card's comment cards.
+/// The routes of the contract's *Feeds* section (but the tag feed), plus a card's comment cards.
 struct FeedsController {
     let cards: CardEnvironment
 
     func addRoutes(to routes: CatalogedRoutes<AuthenticatedContext>) {
         routes.on(.get, "/feeds/latest") { request, context in
             try await self.read(.latest, request, context)
+        }
+        routes.on(.get, "/feeds/following") { request, context in
+            try await self.read(.following, request, context)
         }
         routes.on(.get, "/feeds/popular") { request, context in
             try await self.read(.popular, request, context)

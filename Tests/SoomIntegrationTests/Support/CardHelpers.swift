@@ -20,7 +20,10 @@ extension TestClientProtocol {
     func allPages(_ path: String, token: String, limit: Int = 3) async throws -> [[String: Any]] {
         var items: [[String: Any]] = []
         var cursor: String?
+        var pages = 0
         repeat {
+            pages += 1
+            try #require(pages <= 500, "\(path): paging does not end")
             let separator = path.contains("?") ? "&" : "?"
             let uri = "\(path)\(separator)limit=\(limit)" + (cursor.map { "&cursor=\($0)" } ?? "")
             let page = try await self.send(.get, uri, token: token)

@@ -9,7 +9,9 @@ import SoomData
 
 /// Runs `test` against the real application (the same `buildApplication` as production) on a
 /// real HTTP port, backed by a fresh database of its own that is dropped afterwards.
-func withTestApp(tagRankingCacheLifetime: Double = 0, _ test: @escaping @Sendable (any TestClientProtocol, TestDatabase) async throws -> Void) async throws {
+/// `backgroundJobs: false` leaves the periodic jobs out, for tests that run one by hand and must
+/// see its queue before it does.
+func withTestApp(tagRankingCacheLifetime: Double = 0, backgroundJobs: Bool = true, _ test: @escaping @Sendable (any TestClientProtocol, TestDatabase) async throws -> Void) async throws {
     var configuration = try await TestPostgres.shared.makeDatabase()
     // Many tests run at once against one server: each app gets a small pool.
     configuration.maximumConnections = 6
@@ -17,7 +19,7 @@ func withTestApp(tagRankingCacheLifetime: Double = 0, _ test: @escaping @Sendabl
     do {
         let app = try buildApplication(
             AppConfiguration(
-                hostname: "127.0.0.1", port: 0, database: configuration, logLevel: .warning, migrateOnStart: false,
+                hostname: "127.0.0.1", port: 0, database: configuration, logLevel: .warning, migrateOnStart: false, backgroundJobs: backgroundJobs,
                 // Tests read the top ten right after changing it: no cache (its bound is tested on its own).
                 tagRankingCacheLifetime: tagRankingCacheLifetime))
         try await app.test(.ahc(.http)) { client in

@@ -14,12 +14,19 @@ enum TestEnvironment {
     static let cards = CardEnvironment(cards: PostgresCardRepository(database: database))
     static let images = PostgresImageStore(database: database)
     static let tags = TagEnvironment(tags: PostgresTagRepository(database: database))
+    static let people = PeopleEnvironment(people: PostgresPeopleRepository(database: database))
+    static let notifications = PostgresNotificationRepository(database: database)
 }
 
 extension TestDatabase {
     /// A card repository on this test's database, for calling maintenance work directly.
     func withCardRepository<T: Sendable>(_ body: (PostgresCardRepository) async throws -> T) async throws -> T {
         try await self.withDatabase { try await body(PostgresCardRepository(database: $0)) }
+    }
+
+    /// A notification repository on this test's database, for running the favourite-tag delivery directly.
+    func withNotificationRepository<T: Sendable>(_ body: (PostgresNotificationRepository) async throws -> T) async throws -> T {
+        try await self.withDatabase { try await body(PostgresNotificationRepository(database: $0)) }
     }
 
     /// An identity repository on this test's database, for calling maintenance work directly.

@@ -1,0 +1,90 @@
+import Foundation
+import PostgresNIO
+import SoomDomain
+
+/// `NotificationRepository` on PostgreSQL. Likes, comment cards and follows write their
+/// notifications themselves (`PostgresCardRepository`, `set_follow`); this type reads them, marks
+/// them read, and delivers the favourite-tag notifications queued in `tag_notification_outbox`.
+public struct PostgresNotificationRepository: NotificationRepository {
+    let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    public func page(for recipient: UUID, unreadOnly: Bool, after position: FeedPosition?, limit: Int) async throws -> ListPage<AccountNotification> {
+        var builder = SQLBuilder()
+        let recipientParameter = builder.bind(recipient)
+        var conditions = [
+            "n.recipient_id = \(recipientParameter)",
+            "(n.actor_id IS NULL OR \(CardRow.notBlocked(recipientParameter, "n.actor_id")))",
+        ]
+        if unreadOnly { conditions.append("NOT n.read") }
+        if let position { conditions.append(ProfileRow.after(position, time: "n.created_at", id: "n.id", &builder)) }
+        builder.append(
+            """
+            SELECT n.id, n.type, n.created_at, n.read, n.card_id, n.tag, n.until,
+                   a.id, a.nickname, a.profile_image_kind, a.profile_image_ref, \(ProfileRow.micros("n.created_at"))
+            FROM notifications n LEFT JOIN accounts a ON a.id = n.actor_id
+            WHERE \(conditions.joined(separator: " AND "))
+            ORDER BY n.created_at DESC, n.id DESC LIMIT \(builder.bind(limit + 1))
+            """)
+        let rows = try await self.database.rows(builder.query).map { row in
+            let cells = row.makeRandomAccess()
+            let id = try cells[0].decode(UUID.self)
+            let type = try cells[1].decode(String.self)
+            let actorID = try cells[7].decode(UUID?.self)
+            let notification = AccountNotification(
+                id: id,
+                type: NotificationType(rawValue: type) ?? .followed,
+                createdAt: try cells[2].decode(Date.self),
+                read: try cells[3].decode(Bool.self),
+                actor: actorID == nil ? nil : try ProfileRow.user(cells, at: 7),
+                cardID: try cells[4].decode(UUID?.self),
+                tag: try cells[5].decode(String?.self),
+                until: try cells[6].decode(Date?.self))
+            return (item: notification, position: FeedPosition(createdAtMicros: try cells[11].decode(Int64.self), id: id))
+        }
+        return ListPage(rows: rows, limit: limit)
+    }
+
+    public func markRead(id: UUID, recipient: UUID) async throws -> Bool {
+        // Marking read takes a notification out of the "one unread per actor" indexes: never a conflict.
+        let rows = try await self.database.rows(
+            "UPDATE notifications SET read = true WHERE id = \(id) AND recipient_id = \(recipient) RETURNING 1")
+        return !rows.isEmpty
+    }
+
+    public func markAllRead(recipient: UUID) async throws {
+        try await self.database.execute("UPDATE notifications SET read = true WHERE recipient_id = \(recipient) AND NOT read")
+    }
+
+    /// One statement per batch: takes up to `limit` queued posts (skipping those another instance
+    /// is handling), and inserts one notification per post and favouriter — not the author, not
+    /// across a block, not for a post deleted or expired meanwhile — naming the first of the post's
+    /// tags (in key order) that the recipient favours.
+    public func deliverFavoriteTagNotifications(limit: Int) async throws -> Int {
+        let rows = try await self.database.rows(
+            """
+            WITH batch AS (
+                DELETE FROM tag_notification_outbox WHERE card_id IN (
+                    SELECT card_id FROM tag_notification_outbox ORDER BY created_at LIMIT \(limit) FOR UPDATE SKIP LOCKED)
+                RETURNING card_id),
+            delivered AS (
+                INSERT INTO notifications (id, recipient_id, type, actor_id, card_id, tag, created_at)
+                SELECT gen_random_uuid(), r.account_id, 'favorite_tag_used', r.author_id, r.card_id, r.name, now()
+                FROM (
+                    SELECT DISTINCT ON (f.account_id, c.id) f.account_id, c.author_id, c.id AS card_id, t.name
+                    FROM batch JOIN cards c ON c.id = batch.card_id AND (c.expires_at IS NULL OR c.expires_at > now())
+                    JOIN card_tags ct ON ct.card_id = c.id
+                    JOIN favorite_tags f ON f.tag_key = ct.tag_key AND f.account_id <> c.author_id
+                    JOIN tags t ON t.key = ct.tag_key
+                    WHERE NOT EXISTS (SELECT 1 FROM blocks b
+                                      WHERE b.blocker_id IN (f.account_id, c.author_id) AND b.blocked_id IN (f.account_id, c.author_id))
+                    ORDER BY f.account_id, c.id, ct.tag_key) r
+                RETURNING 1)
+            SELECT (SELECT count(*) FROM batch)::int, (SELECT count(*) FROM delivered)::int
+            """)
+        return try rows[0].decode((Int, Int).self).0
+    }
+}

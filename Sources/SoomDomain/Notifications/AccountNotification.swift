@@ -1,0 +1,47 @@
+import Foundation
+
+/// The contract's `Notification`: something that happened to the recipient's account or cards.
+/// (Named so as not to clash with Foundation's `Notification`.)
+public struct AccountNotification: Sendable, Equatable {
+    public let id: UUID
+    public let type: NotificationType
+    public let createdAt: Date
+    public let read: Bool
+    /// Who did it; nil for what the service did (hiding, restricting).
+    public let actor: UserSummary?
+    /// The recipient's card (liked, answered, hidden), or the new card carrying a favourite tag.
+    public let cardID: UUID?
+    /// The favourite tag's name, for `favorite_tag_used`.
+    public let tag: String?
+    /// The end of a posting restriction, for `posting_restricted`.
+    public let until: Date?
+
+    public init(
+        id: UUID, type: NotificationType, createdAt: Date, read: Bool, actor: UserSummary?, cardID: UUID?, tag: String?, until: Date?
+    ) {
+        self.id = id
+        self.type = type
+        self.createdAt = createdAt
+        self.read = read
+        self.actor = actor
+        self.cardID = cardID
+        self.tag = tag
+        self.until = until
+    }
+}
+
+/// The six kinds of notification. Nobody is notified of their own actions, nor across a block.
+public enum NotificationType: String, Sendable, Equatable, CaseIterable {
+    /// The actor liked the recipient's card; at most one unread per actor and card.
+    case cardLiked = "card_liked"
+    /// The actor answered the recipient's card with a comment card.
+    case cardCommented = "card_commented"
+    /// The actor started following the recipient; at most one unread per actor.
+    case followed
+    /// The actor posted a card carrying a tag among the recipient's favourites.
+    case favoriteTagUsed = "favorite_tag_used"
+    /// The recipient's card was hidden after reports.
+    case cardHidden = "card_hidden"
+    /// The recipient may not post until `until`.
+    case postingRestricted = "posting_restricted"
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// `{"items": [...], "nextCursor": "…" | null}` of any items that write themselves.
+struct ListBody<Item: JSONWritable>: JSONWritable {
+    let items: [Item]
+    let nextCursor: String?
+
+    /// Room for a typical page in one allocation.
+    var capacity: Int { 64 + self.items.count * 320 }
+
+    func write(to writer: inout JSONWriter) {
+        ListJSON.write(self.items, nextCursor: self.nextCursor, to: &writer) { $0.write(to: &$1) }
+    }
+}
+
+/// The contract's list shape, written by every list body.
+enum ListJSON {
+    /// The list shape around any elements, each written by `element` (no wrapper array needed).
+    static func write<Element>(
+        _ elements: [Element], nextCursor: String?, to writer: inout JSONWriter, element: (Element, inout JSONWriter) -> Void
+    ) {
+        writer.beginObject()
+        writer.key("items")
+        writer.beginArray()
+        for item in elements { element(item, &writer) }
+        writer.endArray()
+        writer.key("nextCursor")
+        writer.string(nextCursor)
+        writer.endObject()
+    }
+}

@@ -1,0 +1,29 @@
+import Hummingbird
+import SoomDomain
+
+/// The routes of the contract's *Notifications* section. All need a session.
+struct NotificationsController {
+    let notifications: any NotificationRepository
+
+    func addRoutes(to routes: CatalogedRoutes<AuthenticatedContext>) {
+        routes.on(.get, "/notifications") { request, context in
+            let unreadOnly: Bool
+            switch request.uri.queryParameters.get("unread") {
+            case nil, "false": unreadOnly = false
+            case "true": unreadOnly = true
+            default: throw SoomError.invalidRequest("The query parameter 'unread' must be true or false.", field: "unread")
+            }
+            return try await self.reactor(context).respond(to: .list(unreadOnly: unreadOnly, try request.pageRequest()), context: context)
+        }
+        routes.on(.post, "/notifications/read-all") { _, context in
+            try await self.reactor(context).respond(to: .markAllRead, context: context)
+        }
+        routes.on(.post, "/notifications/{id}/read") { _, context in
+            try await self.reactor(context).respond(to: .markRead(try context.pathID()), context: context)
+        }
+    }
+
+    private func reactor(_ context: AuthenticatedContext) -> NotificationReactor {
+        NotificationReactor(caller: context.caller, notifications: self.notifications)
+    }
+}

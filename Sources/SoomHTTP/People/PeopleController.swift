@@ -1,0 +1,42 @@
+import Hummingbird
+import SoomDomain
+
+/// The routes of the contract's *People* section. All need a session.
+struct PeopleController {
+    let people: PeopleEnvironment
+
+    func addRoutes(to routes: CatalogedRoutes<AuthenticatedContext>) {
+        routes.on(.get, "/users/{id}") { _, context in
+            try await self.one(context).respond(to: .show(try context.pathID()), context: context)
+        }
+        routes.on(.put, "/users/{id}/follow") { _, context in
+            try await self.one(context).respond(to: .follow(try context.pathID(), true), context: context)
+        }
+        routes.on(.delete, "/users/{id}/follow") { _, context in
+            try await self.one(context).respond(to: .follow(try context.pathID(), false), context: context)
+        }
+        routes.on(.put, "/users/{id}/block") { _, context in
+            try await self.one(context).respond(to: .block(try context.pathID(), true), context: context)
+        }
+        routes.on(.delete, "/users/{id}/block") { _, context in
+            try await self.one(context).respond(to: .block(try context.pathID(), false), context: context)
+        }
+        routes.on(.get, "/users/{id}/followers") { request, context in
+            try await self.lists(context).respond(to: .people(.followers(of: try context.pathID()), try request.pageRequest()), context: context)
+        }
+        routes.on(.get, "/users/{id}/following") { request, context in
+            try await self.lists(context).respond(to: .people(.following(of: try context.pathID()), try request.pageRequest()), context: context)
+        }
+        routes.on(.get, "/me/blocks") { request, context in
+            try await self.lists(context).respond(to: .blocks(try request.pageRequest()), context: context)
+        }
+    }
+
+    private func one(_ context: AuthenticatedContext) -> PeopleReactor {
+        PeopleReactor(caller: context.caller, people: self.people)
+    }
+
+    private func lists(_ context: AuthenticatedContext) -> PeopleListReactor {
+        PeopleListReactor(caller: context.caller, people: self.people)
+    }
+}
