@@ -8,11 +8,15 @@ extension Soom {
         static let configuration = CommandConfiguration(
             abstract: "Fill a database with realistic demo or benchmark data, fast.",
             discussion: """
-                Migrates the database, then adds accounts, top-level cards, comment cards and likes that look like a \
-                real Soom: Korean and English text, built-in backgrounds (a few uploaded ones), 0–3 long-tailed tags, \
-                some locations around Korean and other cities, ~3% stories, activity growing towards now, heavy \
-                posters and viral cards. Everything happens before now, in order: an account exists before it posts, \
-                a comment or like comes after its card. Counters (like_count, comment_count, card_count) are exact.
+                Migrates the database, then adds accounts, top-level cards, comment cards, likes, follows and \
+                favourite tags that look like a real Soom: Korean and English text, built-in backgrounds (a few \
+                uploaded ones), 0–3 long-tailed tags, some locations around Korean and other cities, ~3% stories, \
+                activity growing towards now, heavy posters and viral cards. The social graph is long-tailed: the \
+                oldest account is followed by every other one (when --follows allows), a few by thousands, most by a \
+                handful. Favourite tags (at most 9 per account) are drawn from the tags the cards carry, popular ones \
+                far more often. Everything happens before now, in order: an account exists before it posts, a \
+                comment or like comes after its card, a follow after both accounts exist. Counters (like_count, \
+                comment_count, card_count, follower_count, following_count) are exact.
 
                 Uses DATABASE_URL, or the embedded cluster under --data-directory when it is not set (started and \
                 stopped by this command). The rows are generated with set-based SQL into temporary tables, then \
@@ -23,8 +27,10 @@ extension Soom {
                 placeholder public keys: nobody can sign in as them.
 
                 Examples:
-                  soom seed       (50k accounts, 1M cards, 200k comment cards, 2M likes)
+                  soom seed       (50k accounts, 1M cards, 200k comment cards, 2M likes,
+                                   1M follows, 100k favourite tags)
                   soom seed --accounts 2000 --cards 20000 --comments 4000 --likes 40000
+                  soom seed --accounts 2000 --cards 20000 --follows 100000 --favorites 0
                   DATABASE_URL=postgres://soom:secret@db:5432/bench soom seed --days 30
                 """)
 
@@ -40,6 +46,18 @@ extension Soom {
         @Option(help: "Likes to create: unique (card, account) pairs.")
         var likes: Int = 2_000_000
 
+        @Option(
+            help: ArgumentHelp(
+                "Follows to create: unique (follower, followee) pairs of distinct seeded accounts, at most accounts × (accounts − 1). "
+                    + "(default: 20 × accounts, at most every possible pair)", valueName: "n"))
+        var follows: Int?
+
+        @Option(
+            help: ArgumentHelp(
+                "Favourite tags to create, at most 9 per account (the API's limit), so at most 9 × accounts. (default: 2 × accounts)",
+                valueName: "n"))
+        var favorites: Int?
+
         @Option(help: "Spread creation times over the last <days> days.")
         var days: Int = 60
 
@@ -49,7 +67,9 @@ extension Soom {
         @OptionGroup var options: DatabaseOptions
 
         var plan: Seeder.Plan {
-            Seeder.Plan(accounts: self.accounts, cards: self.cards, comments: self.comments, likes: self.likes, days: self.days)
+            Seeder.Plan(
+                accounts: self.accounts, cards: self.cards, comments: self.comments, likes: self.likes, follows: self.follows,
+                favorites: self.favorites, days: self.days)
         }
 
         func validate() throws {
@@ -69,7 +89,8 @@ extension Soom {
                 try await DatabaseMigration.run(database, logger: logger)
                 SeedOutput.line(
                     "Seeding \(database): \(SeedOutput.number(plan.accounts)) accounts, \(SeedOutput.number(plan.cards)) cards, "
-                        + "\(SeedOutput.number(plan.comments)) comment cards, \(SeedOutput.number(plan.likes)) likes over \(plan.days) days.")
+                        + "\(SeedOutput.number(plan.comments)) comment cards, \(SeedOutput.number(plan.likes)) likes, "
+                        + "\(SeedOutput.number(plan.followCount)) follows, \(SeedOutput.number(plan.favoriteCount)) favourite tags over \(plan.days) days.")
                 let summary = try await Seeder(configuration: database, logger: logger).run(
                     plan, allowExistingAccounts: force, progress: SeedOutput.report)
                 SeedOutput.line("")
@@ -81,7 +102,8 @@ extension Soom {
                 SeedOutput.line(
                     "Done in \(SeedOutput.seconds(summary.duration)): added \(SeedOutput.number(summary.accounts)) accounts, "
                         + "\(SeedOutput.number(summary.cards)) cards, \(SeedOutput.number(summary.comments)) comment cards, "
-                        + "\(SeedOutput.number(summary.likes)) likes and \(SeedOutput.number(summary.images)) images.")
+                        + "\(SeedOutput.number(summary.likes)) likes, \(SeedOutput.number(summary.follows)) follows, "
+                        + "\(SeedOutput.number(summary.favorites)) favourite tags and \(SeedOutput.number(summary.images)) images.")
             }
         }
     }

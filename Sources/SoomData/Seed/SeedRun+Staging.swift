@@ -80,7 +80,8 @@ extension SeedRun {
                 """)
         }
         try await self.execute("ANALYZE seed_accounts")
-        return try await self.count("SELECT count(*) FROM seed_accounts")
+        self.stagedAccounts = try await self.count("SELECT count(*) FROM seed_accounts")
+        return self.stagedAccounts
     }
 
     /// Stages `plan.cards` top-level cards, numbered 1…cards in `created_at` order, each by a
@@ -277,7 +278,8 @@ extension SeedRun {
             """)
     }
 
-    /// Counters per staged card and author; lookup indexes and statistics for the writes.
+    /// Counters per staged card and author, followers and followings per staged account; lookup
+    /// indexes and statistics for the writes.
     mutating func tally() async throws -> Int {
         try await self.execute(
             """
@@ -295,8 +297,16 @@ extension SeedRun {
             "CREATE TEMP TABLE seed_author_counts AS SELECT author_id AS id, count(*)::int AS cards FROM seed_cards WHERE parent_id IS NULL GROUP BY author_id"
         )
         try await self.execute("ALTER TABLE seed_author_counts ADD PRIMARY KEY (id)")
+        try await self.execute(
+            """
+            CREATE TEMP TABLE seed_follow_counts AS
+            SELECT coalesce(i.id, o.id) AS id, coalesce(i.n, 0) AS followers, coalesce(o.n, 0) AS following
+            FROM (SELECT followee_id AS id, count(*)::int AS n FROM seed_follows GROUP BY followee_id) AS i
+            FULL JOIN (SELECT follower_id AS id, count(*)::int AS n FROM seed_follows GROUP BY follower_id) AS o ON o.id = i.id
+            """)
+        try await self.execute("ALTER TABLE seed_follow_counts ADD PRIMARY KEY (id)")
         try await self.execute("CREATE INDEX ON seed_cards (n)")
-        try await self.execute("ANALYZE seed_accounts, seed_cards, seed_likes, seed_counts, seed_author_counts")
+        try await self.execute("ANALYZE seed_accounts, seed_cards, seed_likes, seed_counts, seed_author_counts, seed_follow_counts")
         return try await self.count("SELECT count(*) FROM seed_counts")
     }
 }

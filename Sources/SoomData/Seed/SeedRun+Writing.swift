@@ -14,7 +14,8 @@ extension SeedRun {
         let userTriggers = try await self.count(
             """
             SELECT count(*) FROM pg_trigger
-            WHERE NOT tgisinternal AND tgrelid IN ('accounts'::regclass, 'images'::regclass, 'cards'::regclass, 'likes'::regclass)
+            WHERE NOT tgisinternal AND tgrelid IN ('accounts'::regclass, 'images'::regclass, 'cards'::regclass, 'likes'::regclass,
+                                                  'follows'::regclass, 'favorite_tags'::regclass)
             """)
         guard userTriggers == 0 else {
             self.progress(.note("the tables have triggers of their own: writing with per-row foreign-key checks"))
@@ -42,21 +43,29 @@ extension SeedRun {
                     WHERE NOT EXISTS (SELECT 1 FROM accounts AS a WHERE a.id = i.owner_id))
                  + (SELECT count(*) FROM seed_likes AS l WHERE NOT EXISTS (SELECT 1 FROM cards AS c WHERE c.id = l.card_id))
                  + (SELECT count(*) FROM seed_likes AS l WHERE NOT EXISTS (SELECT 1 FROM accounts AS a WHERE a.id = l.account_id))
+                 + (SELECT count(*) FROM seed_follows AS f WHERE NOT EXISTS (SELECT 1 FROM accounts AS a WHERE a.id = f.follower_id))
+                 + (SELECT count(*) FROM seed_follows AS f WHERE NOT EXISTS (SELECT 1 FROM accounts AS a WHERE a.id = f.followee_id))
+                 + (SELECT count(*) FROM favorite_tags AS t JOIN seed_accounts AS s ON s.id = t.account_id
+                    WHERE NOT EXISTS (SELECT 1 FROM accounts AS a WHERE a.id = t.account_id))
             """)
         if missing > 0 { throw SeedError.brokenReferences(missing) }
     }
 
     /// Rows staged per table, the totals the write phases report progress against.
-    func stagedCounts() async throws -> (accounts: Int, cards: Int, likes: Int) {
+    func stagedCounts() async throws -> (accounts: Int, cards: Int, likes: Int, follows: Int) {
         let row = try await self.connection.query(
-            "SELECT (SELECT count(*) FROM seed_accounts), (SELECT count(*) FROM seed_cards), (SELECT count(*) FROM seed_likes)",
+            """
+            SELECT (SELECT count(*) FROM seed_accounts), (SELECT count(*) FROM seed_cards), (SELECT count(*) FROM seed_likes),
+                   (SELECT count(*) FROM seed_follows)
+            """,
             logger: self.logger
         ).collect()[0]
-        let (accounts, cards, likes) = try row.decode((Int, Int, Int).self)
-        return (accounts, cards, likes)
+        let (accounts, cards, likes, follows) = try row.decode((Int, Int, Int, Int).self)
+        return (accounts, cards, likes, follows)
     }
 
-    /// Inserts the staged accounts with their card counts, oldest first; returns how many.
+    /// Inserts the staged accounts with their card, follower and following counts, oldest first;
+    /// returns how many.
     mutating func writeAccounts() async throws -> Int {
         var written = 0
         let total = try await self.count("SELECT count(*) FROM seed_accounts")
@@ -65,10 +74,10 @@ extension SeedRun {
                 """
                 WITH inserted AS (
                     INSERT INTO accounts (id, key_fingerprint, public_key, nickname, nickname_key, profile_image_kind, profile_image_ref,
-                                          bio, card_count, created_at)
+                                          bio, card_count, follower_count, following_count, created_at)
                     SELECT s.id, s.key_fingerprint, s.public_key, s.nickname, s.nickname_key, s.profile_image_kind, s.profile_image_ref,
-                           s.bio, coalesce(k.cards, 0), s.created_at
-                    FROM seed_accounts AS s LEFT JOIN seed_author_counts AS k ON k.id = s.id
+                           s.bio, coalesce(k.cards, 0), coalesce(f.followers, 0), coalesce(f.following, 0), s.created_at
+                    FROM seed_accounts AS s LEFT JOIN seed_author_counts AS k ON k.id = s.id LEFT JOIN seed_follow_counts AS f ON f.id = s.id
                     WHERE s.n BETWEEN \(low) AND \(high)
                     ORDER BY s.n
                     RETURNING 1
@@ -199,14 +208,17 @@ extension SeedRun {
         let accounts = try await self.count(
             """
             WITH truth AS (
-                SELECT a.id, coalesce(c.cards, 0) AS cards
+                SELECT a.id, coalesce(c.cards, 0) AS cards, coalesce(i.n, 0) AS followers, coalesce(o.n, 0) AS following
                 FROM accounts AS a
                 LEFT JOIN (SELECT author_id, count(*)::int AS cards FROM cards WHERE parent_id IS NULL GROUP BY author_id) AS c
                     ON c.author_id = a.id
+                LEFT JOIN (SELECT followee_id, count(*)::int AS n FROM follows GROUP BY followee_id) AS i ON i.followee_id = a.id
+                LEFT JOIN (SELECT follower_id, count(*)::int AS n FROM follows GROUP BY follower_id) AS o ON o.follower_id = a.id
             ), updated AS (
-                UPDATE accounts AS a SET card_count = truth.cards
+                UPDATE accounts AS a SET card_count = truth.cards, follower_count = truth.followers, following_count = truth.following
                 FROM truth
-                WHERE a.id = truth.id AND a.card_count <> truth.cards
+                WHERE a.id = truth.id
+                  AND (a.card_count <> truth.cards OR a.follower_count <> truth.followers OR a.following_count <> truth.following)
                 RETURNING 1
             )
             SELECT count(*) FROM updated

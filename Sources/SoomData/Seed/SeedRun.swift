@@ -14,6 +14,8 @@ struct SeedRun {
     let plan: Seeder.Plan
     let progress: @Sendable (Seeder.Event) -> Void
     var summary = Seeder.Summary()
+    /// Accounts staged by this run (set by `generateAccounts`): the ones follows and favourites go to.
+    var stagedAccounts = 0
 
     /// The seed's "now", read from the server: everything generated happens before it.
     var anchor = Date()
@@ -57,6 +59,7 @@ struct SeedRun {
         try await self.phase(.cards, total: self.plan.cards) { run in try await run.generateCards() }
         try await self.phase(.comments, total: self.plan.comments) { run in try await run.generateComments() }
         try await self.phase(.likes, total: self.plan.likes) { run in try await run.generateLikes() }
+        try await self.phase(.follows, total: self.plan.followCount) { run in try await run.generateFollows() }
         try await self.phase(.tally, total: 0) { run in try await run.tally() }
 
         // All or nothing: the real tables change in one transaction. Its commit is synchronous
@@ -70,6 +73,8 @@ struct SeedRun {
             try await self.phase(.writeAccounts, total: staged.accounts) { run in try await run.writeAccounts() }
             try await self.phase(.writeCards, total: staged.cards) { run in try await run.writeCards() }
             try await self.phase(.writeLikes, total: staged.likes) { run in try await run.writeLikes() }
+            try await self.phase(.writeFollows, total: staged.follows) { run in try await run.writeFollows() }
+            try await self.phase(.favorites, total: self.plan.favoriteCount) { run in try await run.writeFavorites() }
             try await self.phase(.counters, total: 0) { run in
                 if withoutTriggers {
                     try await run.execute("SET LOCAL session_replication_role = origin")
@@ -88,7 +93,7 @@ struct SeedRun {
         try await self.execute("RESET synchronous_commit")
         try await self.phase(.analyze, total: 0) { run in
             // Not in a transaction: sets the visibility map (index-only scans) and hint bits, and the statistics.
-            try await run.execute("VACUUM (ANALYZE) accounts, images, cards, likes")
+            try await run.execute("VACUUM (ANALYZE) accounts, images, cards, likes, follows, favorite_tags")
             return 0
         }
         try await self.execute("DISCARD TEMP")
