@@ -11,7 +11,19 @@ import SoomData
 /// real HTTP port, backed by a fresh database of its own that is dropped afterwards.
 /// `backgroundJobs: false` leaves the periodic jobs out, for tests that run one by hand and must
 /// see its queue before it does.
+/// At most `TestAppSlots`' limit of apps run at once; the rest wait their turn.
 func withTestApp(tagRankingCacheLifetime: Double = 0, backgroundJobs: Bool = true, _ test: @escaping @Sendable (any TestClientProtocol, TestDatabase) async throws -> Void) async throws {
+    try await TestAppSlots.withSlot {
+        do {
+            try await runTestApp(tagRankingCacheLifetime: tagRankingCacheLifetime, backgroundJobs: backgroundJobs, test)
+        } catch let error as PSQLError {
+            // PSQLError's description hides the server's message; a failing test should show it.
+            throw TestDatabaseError(detail: String(reflecting: error))
+        }
+    }
+}
+
+private func runTestApp(tagRankingCacheLifetime: Double, backgroundJobs: Bool, _ test: @escaping @Sendable (any TestClientProtocol, TestDatabase) async throws -> Void) async throws {
     var configuration = try await TestPostgres.shared.makeDatabase()
     // Many tests run at once against one server: each app gets a small pool.
     configuration.maximumConnections = 6
@@ -107,6 +119,12 @@ extension TestResponse {
     var errorField: String? {
         ((try? self.object)?["error"] as? [String: Any])?["field"] as? String
     }
+}
+
+/// A PostgreSQL error with the server's own message, for test output.
+struct TestDatabaseError: Error, CustomStringConvertible {
+    let detail: String
+    var description: String { self.detail }
 }
 
 struct ResponseShapeError: Error, CustomStringConvertible {
