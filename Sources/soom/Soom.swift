@@ -89,12 +89,15 @@ extension Soom {
         var port: Int = ProcessInfo.processInfo.environment["SOOM_PORT"].flatMap(Int.init) ?? 8080
 
         @OptionGroup var options: DatabaseOptions
+        @OptionGroup var safety: SafetyOptions
 
         func run() async throws {
             LoggingSystem.bootstrap(StreamLogHandler.standardError)
             try await self.options.withDatabase { database in
                 let configuration = AppConfiguration(
-                    hostname: self.hostname, port: self.port, database: database, logLevel: try self.options.level)
+                    hostname: self.hostname, port: self.port, database: database, logLevel: try self.options.level,
+                    moderation: try self.safety.moderation(), rateLimits: try self.safety.rateLimits(),
+                    trustForwardedFor: self.safety.trustForwardedFor)
                 try await buildApplication(configuration).runService()
             }
         }

@@ -65,7 +65,7 @@ if [ ! -f "$DATA/postgres/PG_VERSION" ]; then
 fi
 
 say "starting the server on $URL"
-"$BIN" serve --port "$PORT" --data-directory "$DATA" >"$WORK/server.log" 2>&1 &
+SOOM_RATE_LIMIT=off "$BIN" serve --port "$PORT" --data-directory "$DATA" >"$WORK/server.log" 2>&1 &
 SERVER_PID=$!
 for _ in $(seq 120); do curl -sf "$URL/readyz" >/dev/null && break; sleep 0.5; done
 curl -sf "$URL/readyz" >/dev/null || { cat "$WORK/server.log" >&2; exit 1; }

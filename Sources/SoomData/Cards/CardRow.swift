@@ -5,8 +5,18 @@ import SoomDomain
 /// How a card is read: one select list (the full `Card` shape, author and viewer flags
 /// included) so that every feed is one round trip whatever the page size.
 enum CardRow {
-    /// A card is live when it has not expired (deleted cards are gone from the table).
-    static let live = "(c.expires_at IS NULL OR c.expires_at > now())"
+    /// A card is live when it has not expired and has not been hidden by reports (deleted cards
+    /// are gone from the table). Only live cards count anywhere and appear in any list.
+    static let live = "(c.expires_at IS NULL OR c.expires_at > now()) AND c.hidden_at IS NULL"
+
+    /// Not expired, hidden or not: what the author may still open and delete.
+    static let unexpired = "(c.expires_at IS NULL OR c.expires_at > now())"
+
+    /// Whether `viewer` may open the card `c` on its own: visible to them, or their own card
+    /// even when hidden (its author is told it was hidden and may look at it, or delete it).
+    static func readable(by viewer: String) -> String {
+        "\(Self.unexpired) AND (c.author_id = \(viewer) OR (c.hidden_at IS NULL AND \(Self.notBlocked(viewer, "c.author_id"))))"
+    }
 
     /// Whether `viewer` may see the card `c`: it is live, and neither its author nor the viewer
     /// blocked the other. Every read of cards filters with this — the one place a block reaches
@@ -35,7 +45,7 @@ enum CardRow {
         """
         c.id, c.content, c.font, c.background_kind, c.background_ref, c.tags, c.parent_id,
         (c.parent_id IS NOT NULL AND NOT EXISTS (
-            SELECT 1 FROM cards p WHERE p.id = c.parent_id AND (p.expires_at IS NULL OR p.expires_at > now()))) AS parent_deleted,
+            SELECT 1 FROM cards p WHERE p.id = c.parent_id AND (p.expires_at IS NULL OR p.expires_at > now()) AND p.hidden_at IS NULL)) AS parent_deleted,
         c.created_at, c.expires_at, c.like_count, c.comment_count,
         l.account_id IS NOT NULL AS liked_by_me,
         c.author_id = \(viewer) AS is_mine,

@@ -19,7 +19,7 @@ enum CardStatements {
 
     /// One card as the viewer ($1) sees it.
     struct Detail: PostgresPreparedStatement {
-        static let sql = "SELECT \(CardRow.select(viewer: "$1")) \(CardStatements.from) WHERE c.id = $2 AND \(CardRow.visible(to: "$1"))"
+        static let sql = "SELECT \(CardRow.select(viewer: "$1")) \(CardStatements.from) WHERE c.id = $2 AND \(CardRow.readable(by: "$1"))"
         typealias Row = (card: Card, micros: Int64)
 
         let viewer: UUID

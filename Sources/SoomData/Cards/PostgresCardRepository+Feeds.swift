@@ -197,14 +197,15 @@ extension PostgresCardRepository {
                 WITH expired AS (
                     SELECT id FROM cards WHERE expires_at <= now() ORDER BY expires_at LIMIT \(limit) FOR UPDATE SKIP LOCKED),
                 deleted AS (
-                    DELETE FROM cards WHERE id IN (SELECT id FROM expired) RETURNING id, parent_id, author_id, cardinality(tags) > 0 AS tagged),
+                    DELETE FROM cards WHERE id IN (SELECT id FROM expired)
+                    RETURNING id, parent_id, author_id, cardinality(tags) > 0 AS tagged, hidden_at IS NULL AS counted),
                 parents AS (
                     UPDATE cards p SET comment_count = p.comment_count - d.n
-                    FROM (SELECT parent_id, count(*) AS n FROM deleted WHERE parent_id IS NOT NULL GROUP BY parent_id) d
+                    FROM (SELECT parent_id, count(*) AS n FROM deleted WHERE parent_id IS NOT NULL AND counted GROUP BY parent_id) d
                     WHERE p.id = d.parent_id AND p.id NOT IN (SELECT id FROM expired)),
                 authors AS (
                     UPDATE accounts a SET card_count = a.card_count - d.n
-                    FROM (SELECT author_id, count(*) AS n FROM deleted WHERE parent_id IS NULL GROUP BY author_id) d
+                    FROM (SELECT author_id, count(*) AS n FROM deleted WHERE parent_id IS NULL AND counted GROUP BY author_id) d
                     WHERE a.id = d.author_id)
                 SELECT (SELECT count(*)::int FROM deleted), ARRAY(SELECT id FROM deleted WHERE tagged)
                 """, logger: logger

@@ -64,7 +64,7 @@ public struct PostgresCardRepository: CardRepository {
         let outcome: CreateCardOutcome
     }
 
-    /// One statement: checks the background's owner and the parent's liveness (and that neither
+    /// One statement: checks that the author may post (not restricted), the background's owner and the parent's liveness (and that neither
     /// the author nor the parent's author blocked the other), counts the comment card on its parent
     /// or the card on its author, inserts, records its tags (`card_tags` rows, `tags.usage_count`
     /// + 1 each), notifies the parent's author, and queues the favourite-tag notifications when
@@ -79,13 +79,15 @@ public struct PostgresCardRepository: CardRepository {
         let tags = draft.tags.sorted { $0.key < $1.key }
         let rows = try await run(
             """
-            WITH author AS (SELECT id FROM accounts WHERE id = \(card.author.id) FOR NO KEY UPDATE),
+            WITH author AS (SELECT id, restricted_until FROM accounts WHERE id = \(card.author.id) FOR NO KEY UPDATE),
+            restriction AS (SELECT restricted_until AS until FROM author WHERE restricted_until > now()),
             background_ok AS (
-                SELECT EXISTS (SELECT 1 FROM author) AND (\(background.kind) = 'default'
+                SELECT EXISTS (SELECT 1 FROM author) AND NOT EXISTS (SELECT 1 FROM restriction) AND (\(background.kind) = 'default'
                     OR EXISTS (SELECT 1 FROM images WHERE id = \(uploadID) AND owner_id = \(card.author.id))) AS ok),
             parent AS (
                 UPDATE cards p SET comment_count = p.comment_count + 1
-                WHERE p.id = \(card.parentID) AND (p.expires_at IS NULL OR p.expires_at > now()) AND (SELECT ok FROM background_ok)
+                WHERE p.id = \(card.parentID) AND (p.expires_at IS NULL OR p.expires_at > now()) AND p.hidden_at IS NULL
+                  AND (SELECT ok FROM background_ok)
                   AND NOT EXISTS (SELECT 1 FROM blocks b
                                   WHERE b.blocker_id IN (\(card.author.id), p.author_id) AND b.blocked_id IN (\(card.author.id), p.author_id))
                 RETURNING p.id, p.author_id),
@@ -116,11 +118,13 @@ public struct PostgresCardRepository: CardRepository {
                 INSERT INTO tag_notification_outbox (card_id, created_at)
                 SELECT \(card.id), \(card.createdAt) WHERE EXISTS (SELECT 1 FROM inserted) AND EXISTS (
                     SELECT 1 FROM favorite_tags f WHERE f.tag_key = ANY (\(tags.map(\.key))::text[]) AND f.account_id <> \(card.author.id)))
-            SELECT (SELECT count(*) FROM inserted)::int, (SELECT ok FROM background_ok), EXISTS (SELECT 1 FROM author)
+            SELECT (SELECT count(*) FROM inserted)::int, (SELECT ok FROM background_ok), EXISTS (SELECT 1 FROM author),
+                   (SELECT until FROM restriction)
             """)
-        let (inserted, backgroundOK, authorExists) = try rows[0].decode((Int, Bool, Bool).self)
+        let (inserted, backgroundOK, authorExists, restrictedUntil) = try rows[0].decode((Int, Bool, Bool, Date?).self)
         if inserted == 1 { return .created(card.asPosted) }
         if !authorExists { return .authorNotFound }
+        if let restrictedUntil { return .authorRestricted(until: restrictedUntil) }
         return backgroundOK ? .parentNotFound : .backgroundNotOwned
     }
 
@@ -129,7 +133,7 @@ public struct PostgresCardRepository: CardRepository {
     }
 
     /// One transaction: the delete with its counters (as one statement), then the release of
-    /// its tags. The caller's account is locked first, as every card writer does.
+    /// its tags. A hidden card can still be deleted by its author; it no longer counted anywhere. The caller's account is locked first, as every card writer does.
     public func delete(cardID: UUID, by accountID: UUID) async throws -> DeleteCardOutcome {
         let logger = self.database.logger
         let (author, deleted) = try await self.database.transaction { connection in
@@ -137,14 +141,15 @@ public struct PostgresCardRepository: CardRepository {
                 """
                 WITH caller AS (SELECT id FROM accounts WHERE id = \(accountID) FOR NO KEY UPDATE),
                 target AS (
-                    SELECT id, author_id FROM cards c WHERE c.id = \(cardID) AND \(unescaped: CardRow.live) AND EXISTS (SELECT 1 FROM caller)),
+                    SELECT id, author_id FROM cards c WHERE c.id = \(cardID) AND \(unescaped: CardRow.unexpired)
+                      AND (c.hidden_at IS NULL OR c.author_id = \(accountID)) AND EXISTS (SELECT 1 FROM caller)),
                 deleted AS (
                     DELETE FROM cards WHERE id IN (SELECT id FROM target WHERE author_id = \(accountID))
-                    RETURNING parent_id, author_id, cardinality(tags) > 0 AS tagged),
+                    RETURNING parent_id, author_id, cardinality(tags) > 0 AS tagged, hidden_at IS NULL AS counted),
                 parent AS (
-                    UPDATE cards SET comment_count = comment_count - 1 WHERE id IN (SELECT parent_id FROM deleted)),
+                    UPDATE cards SET comment_count = comment_count - 1 WHERE id IN (SELECT parent_id FROM deleted WHERE counted)),
                 author AS (
-                    UPDATE accounts SET card_count = card_count - 1 WHERE id IN (SELECT author_id FROM deleted WHERE parent_id IS NULL))
+                    UPDATE accounts SET card_count = card_count - 1 WHERE id IN (SELECT author_id FROM deleted WHERE parent_id IS NULL AND counted))
                 SELECT (SELECT author_id FROM target), (SELECT count(*) FROM deleted)::int, COALESCE((SELECT tagged FROM deleted), false)
                 """, logger: logger
             ).collect()

@@ -187,7 +187,8 @@ public struct PostgresIdentityRepository: IdentityRepository {
             try await connection.query(
                 """
                 UPDATE cards p SET comment_count = p.comment_count - d.n
-                FROM (SELECT parent_id, count(*) AS n FROM cards WHERE author_id = \(accountID) AND parent_id IS NOT NULL GROUP BY parent_id) d
+                FROM (SELECT parent_id, count(*) AS n FROM cards
+                      WHERE author_id = \(accountID) AND parent_id IS NOT NULL AND hidden_at IS NULL GROUP BY parent_id) d
                 WHERE p.id = d.parent_id AND p.author_id <> \(accountID)
                 """, logger: self.database.logger)
             // Sessions, transfer codes, uploads, cards, likes, follows, blocks and notifications go with
@@ -199,8 +200,8 @@ public struct PostgresIdentityRepository: IdentityRepository {
     }
 
     /// Forgets what can no longer matter: spent challenges past their expiry (an expired challenge is
-    /// refused before it reaches the database) and expired sessions. At most `limit` rows of each per
-    /// call; returns how many rows went.
+    /// refused before it reaches the database), expired sessions and expired transfer codes. At most
+    /// `limit` rows of each per call, skipping rows another instance is deleting; returns how many went.
     public func purgeExpired(limit: Int) async throws -> Int {
         let rows = try await self.database.rows(
             """
@@ -211,8 +212,12 @@ public struct PostgresIdentityRepository: IdentityRepository {
             sessions AS (
                 DELETE FROM sessions WHERE token_hash IN (
                     SELECT token_hash FROM sessions WHERE expires_at < now() LIMIT \(limit) FOR UPDATE SKIP LOCKED)
+                RETURNING 1),
+            transfer_codes AS (
+                DELETE FROM transfer_codes WHERE code_hash IN (
+                    SELECT code_hash FROM transfer_codes WHERE expires_at < now() LIMIT \(limit) FOR UPDATE SKIP LOCKED)
                 RETURNING 1)
-            SELECT ((SELECT count(*) FROM challenges) + (SELECT count(*) FROM sessions))::int
+            SELECT ((SELECT count(*) FROM challenges) + (SELECT count(*) FROM sessions) + (SELECT count(*) FROM transfer_codes))::int
             """)
         return try rows[0].decode(Int.self)
     }

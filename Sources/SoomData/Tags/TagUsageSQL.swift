@@ -7,8 +7,8 @@ import PostgresNIO
 /// The invariant: a tag's `usage_count` equals its number of `card_tags` rows, and a card has
 /// those rows exactly while it is live. Creating a card inserts them and adds to the counts in
 /// the same statement (`PostgresCardRepository.insert`); everything that removes a card —
-/// deleting it, the story-expiry sweep, withdrawal of its author, and (a later issue) hiding
-/// it after reports — calls `release` in the same transaction. `release` subtracts exactly the
+/// deleting it, the story-expiry sweep, withdrawal of its author, and hiding it after reports
+/// (`report_card` in `sql/0006_safety.sql`) — calls `release` in the same transaction. `release` subtracts exactly the
 /// rows it deleted, so a card removed by two paths at once is counted down once.
 ///
 /// Lock order, the same on every path so writers never deadlock: the account, then cards, then

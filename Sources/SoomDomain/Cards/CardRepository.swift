@@ -21,6 +21,13 @@ public protocol CardRepository: Sendable {
     func refreshPopularRanking(limit: Int) async throws
     /// Deletes up to `limit` expired stories, correcting the counters that counted them; returns how many.
     func sweepExpiredStories(limit: Int) async throws -> Int
+    /// Records `reporter`'s report of a card. The report that reaches `policy.reportThreshold`
+    /// distinct reporters hides the card (it counts nowhere from then on: tag usage, its parent's
+    /// comment count or its author's card count), restricts its author from posting for the
+    /// policy's next length, and notifies the author of both — all in the report's transaction.
+    func report(cardID: UUID, by reporter: UUID, reason: ReportReason, at time: Date, policy: ModerationPolicy) async throws -> ReportOutcome
+    /// Forgets `Idempotency-Key` records older than their lifetime, at most `limit`; returns how many went.
+    func purgeIdempotencyKeys(limit: Int) async throws -> Int
 }
 
 /// A card about to be stored.
@@ -82,6 +89,8 @@ public enum CreateCardOutcome: Sendable, Equatable {
     case parentNotFound
     /// The author's account is gone (withdrawn while the request was on its way).
     case authorNotFound
+    /// The author may not post until then (their card was hidden after reports).
+    case authorRestricted(until: Date)
 }
 
 public enum DeleteCardOutcome: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Logging
 import SoomData
+import SoomDomain
 
 /// Everything the server is configured with (the `soom serve` options and environment).
 public struct AppConfiguration: Sendable {
@@ -13,10 +14,18 @@ public struct AppConfiguration: Sendable {
     public var backgroundJobs: Bool
     /// How long a read of the top ten tags may be served again, in seconds (0…1; 0 = always read).
     public var tagRankingCacheLifetime: Double
+    /// When reports hide a card and how long its author is restricted.
+    public var moderation: ModerationPolicy
+    /// The `/v1` rate limits of this instance; nil switches them off (`SOOM_RATE_LIMIT=off`).
+    public var rateLimits: RateLimits?
+    /// Count unauthenticated callers by the last `X-Forwarded-For` entry instead of the connection's
+    /// peer: only behind a proxy that sets it (otherwise clients could pick their own address).
+    public var trustForwardedFor: Bool
 
     public init(
         hostname: String = "127.0.0.1", port: Int = 8080, database: DatabaseConfiguration, logLevel: Logger.Level = .info,
-        migrateOnStart: Bool = true, backgroundJobs: Bool = true, tagRankingCacheLifetime: Double = 0.25
+        migrateOnStart: Bool = true, backgroundJobs: Bool = true, tagRankingCacheLifetime: Double = 0.25,
+        moderation: ModerationPolicy = .default, rateLimits: RateLimits? = RateLimits(), trustForwardedFor: Bool = false
     ) {
         self.hostname = hostname
         self.port = port
@@ -25,5 +34,8 @@ public struct AppConfiguration: Sendable {
         self.migrateOnStart = migrateOnStart
         self.backgroundJobs = backgroundJobs
         self.tagRankingCacheLifetime = tagRankingCacheLifetime
+        self.moderation = moderation
+        self.rateLimits = rateLimits
+        self.trustForwardedFor = trustForwardedFor
     }
 }

@@ -24,7 +24,7 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
     let identityRepository = PostgresIdentityRepository(database: database)
     let identity = IdentityEnvironment(repository: identityRepository, crypto: OpenSSLIdentityCrypto())
     let cardRepository = PostgresCardRepository(database: database)
-    let cards = CardEnvironment(cards: cardRepository)
+    let cards = CardEnvironment(cards: cardRepository, moderation: configuration.moderation)
     let images = PostgresImageStore(database: database)
     let tags = TagEnvironment(tags: PostgresTagRepository(database: database), rankingCacheLifetime: configuration.tagRankingCacheLifetime)
     let people = PeopleEnvironment(people: PostgresPeopleRepository(database: database))
@@ -44,16 +44,18 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
             PeriodicJob(name: "favorite-tag-notifications", every: .seconds(1), startAfter: migrated, logger: logger) {
                 while try await notifications.deliverFavoriteTagNotifications(limit: 50) == 50 {}
             },
-            PeriodicJob(name: "expired-proofs", every: .seconds(60), startAfter: migrated, logger: logger) {
+            PeriodicJob(name: "expired-records", every: .seconds(60), startAfter: migrated, logger: logger) {
                 while try await identityRepository.purgeExpired(limit: 5000) > 0 {}
+                while try await cardRepository.purgeIdempotencyKeys(limit: 5000) == 5000 {}
             },
         ] : []
 
     // HTTP
     let catalog = EndpointCatalog()
+    let limiter = configuration.rateLimits.map { RateLimiter(limits: $0) }
     let router = buildRouter(
         identity: identity, cards: cards, tags: tags, people: people, notifications: notifications, images: images, database: database,
-        catalog: catalog)
+        catalog: catalog, rateLimiter: limiter, trustForwardedFor: configuration.trustForwardedFor)
 
     var app = Application(
         router: router,
@@ -72,23 +74,31 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
 }
 
 /// All routes: operations outside `/v1`, the public and the authenticated parts of `/v1`, and
-/// `405` for wrong methods on known paths. Exposed for tests that check the route list.
+/// `405` for wrong methods on known paths. With a `rateLimiter`, every `/v1` route is limited
+/// (per account once authenticated, else per client address). Exposed for tests that check the route list.
 func buildRouter(
     identity: IdentityEnvironment, cards: CardEnvironment, tags: TagEnvironment, people: PeopleEnvironment,
-    notifications: any NotificationRepository, images: any ImageStore, database: Database, catalog: EndpointCatalog
+    notifications: any NotificationRepository, images: any ImageStore, database: Database, catalog: EndpointCatalog,
+    rateLimiter: RateLimiter? = nil, trustForwardedFor: Bool = false
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: ErrorMiddleware())
 
+    func limited(_ group: RouterGroup<AppRequestContext>) -> RouterGroup<AppRequestContext> {
+        guard let rateLimiter else { return group }
+        return group.add(middleware: RateLimitMiddleware<AppRequestContext>(limiter: rateLimiter, trustForwardedFor: trustForwardedFor) {
+            ($0.caller?.account.id, $0.peerAddress)
+        })
+    }
     let root = CatalogedRoutes(group: router.group(), prefix: "", catalog: catalog)
-    let v1 = CatalogedRoutes(group: router.group("/v1"), prefix: "/v1", catalog: catalog)
+    let v1 = CatalogedRoutes(group: limited(router.group("/v1")), prefix: "/v1", catalog: catalog)
     let signedIn = CatalogedRoutes(
-        group: router.group("/v1").add(middleware: AuthenticationMiddleware(authenticate: Authenticate(identity)))
+        group: limited(router.group("/v1").add(middleware: AuthenticationMiddleware(authenticate: Authenticate(identity))))
             .group(context: AuthenticatedContext.self),
         prefix: "/v1", catalog: catalog)
     // Public routes that also accept a session (a token, when sent, must be valid).
     let maybeSignedIn = CatalogedRoutes(
-        group: router.group("/v1").add(middleware: AuthenticationMiddleware(authenticate: Authenticate(identity), required: false)),
+        group: limited(router.group("/v1").add(middleware: AuthenticationMiddleware(authenticate: Authenticate(identity), required: false))),
         prefix: "/v1", catalog: catalog)
 
     OperationsController(database: database).addRoutes(to: root)

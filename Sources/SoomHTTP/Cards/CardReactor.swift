@@ -2,13 +2,14 @@ import Foundation
 import Hummingbird
 import SoomDomain
 
-/// A card's routes: post a card or comment card, read one, delete one, like and unlike.
+/// A card's routes: post a card or comment card, read one, delete one, like and unlike, report.
 struct CardReactor: Reactor {
     enum Action: Sendable {
         case post(CardDraft, parentID: UUID?, idempotencyKey: String?)
         case show(UUID)
         case delete(UUID)
         case like(UUID, Bool)
+        case report(UUID, ReportReason)
     }
 
     enum Mutation: Sendable {
@@ -16,6 +17,8 @@ struct CardReactor: Reactor {
         case loaded(Card)
         case deleted
         case likeChanged(LikeState)
+        /// The report was recorded (`hid`: it was the one that hid the card).
+        case reported(hid: Bool)
     }
 
     enum State: Sendable, Equatable {
@@ -25,6 +28,8 @@ struct CardReactor: Reactor {
         case card(Card)
         case deleted
         case like(LikeState)
+        /// `202`: the report is taken; whether it hid the card is not the reporter's business.
+        case reportAccepted
     }
 
     let caller: Authenticate.Caller
@@ -43,6 +48,8 @@ struct CardReactor: Reactor {
             return [.deleted]
         case .like(let id, let liked):
             return [.likeChanged(try await LikeCard(self.cards)(liked, cardID: id, by: viewer))]
+        case .report(let id, let reason):
+            return [.reported(hid: try await ReportCard(self.cards)(id, reason: reason, by: viewer))]
         }
     }
 
@@ -52,6 +59,7 @@ struct CardReactor: Reactor {
         case .loaded(let card): .card(card)
         case .deleted: .deleted
         case .likeChanged(let like): .like(like)
+        case .reported: .reportAccepted
         }
     }
 }
@@ -69,6 +77,8 @@ extension CardReactor.State: ResponseState {
             return Response(status: .noContent)
         case .like(let like):
             return try JSON.response(.ok, LikeBody(liked: like.liked, likeCount: like.likeCount))
+        case .reportAccepted:
+            return Response(status: .accepted)
         }
     }
 }

@@ -22,3 +22,12 @@ struct CreateCardRequest: Decodable {
             location: self.location.map { ($0.latitude, $0.longitude) })
     }
 }
+
+/// The body of `POST /v1/cards/{id}/reports`: `{"reason"}`.
+struct ReportCardRequest: Decodable {
+    let reason: String
+
+    func validated() throws(SoomError) -> ReportReason {
+        try ReportReason(validating: self.reason)
+    }
+}

@@ -2,7 +2,7 @@ import HTTPTypes
 import Hummingbird
 import SoomDomain
 
-/// The routes of the contract's *Cards* section (reports come with the safety work).
+/// The routes of the contract's *Cards* section, reports included.
 struct CardsController {
     let cards: CardEnvironment
 
@@ -29,6 +29,11 @@ struct CardsController {
             let draft = try await request.decodeJSON(as: CreateCardRequest.self).draft()
             let key = request.headers[.idempotencyKey]
             return try await self.reactor(context).respond(to: .post(draft, parentID: parent, idempotencyKey: key), context: context)
+        }
+        routes.on(.post, "/cards/{id}/reports") { request, context in
+            let card = try context.pathID()
+            let reason = try await request.decodeJSON(as: ReportCardRequest.self).validated()
+            return try await self.reactor(context).respond(to: .report(card, reason), context: context)
         }
     }
 

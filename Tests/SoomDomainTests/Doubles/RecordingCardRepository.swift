@@ -8,15 +8,21 @@ final class RecordingCardRepository: CardRepository {
     struct Calls {
         var created: [(NewCard, IdempotencyRecord?)] = []
         var pages: [(Feed, FeedPosition?, Int)] = []
+        var reports: [(card: UUID, reporter: UUID, reason: ReportReason, policy: ModerationPolicy)] = []
     }
 
     let calls = Mutex(Calls())
     let createOutcome: @Sendable (NewCard) -> CreateCardOutcome
     let pageResult: FeedPage?
+    let reportOutcome: ReportOutcome
 
-    init(createOutcome: @escaping @Sendable (NewCard) -> CreateCardOutcome = { .created($0.asPosted) }, pageResult: FeedPage? = FeedPage(cards: [], next: nil)) {
+    init(
+        createOutcome: @escaping @Sendable (NewCard) -> CreateCardOutcome = { .created($0.asPosted) }, pageResult: FeedPage? = FeedPage(cards: [], next: nil),
+        reportOutcome: ReportOutcome = .reported
+    ) {
         self.createOutcome = createOutcome
         self.pageResult = pageResult
+        self.reportOutcome = reportOutcome
     }
 
     func create(_ card: NewCard, idempotency: IdempotencyRecord?) async throws -> CreateCardOutcome {
@@ -35,4 +41,10 @@ final class RecordingCardRepository: CardRepository {
 
     func refreshPopularRanking(limit: Int) async throws {}
     func sweepExpiredStories(limit: Int) async throws -> Int { 0 }
+    func purgeIdempotencyKeys(limit: Int) async throws -> Int { 0 }
+
+    func report(cardID: UUID, by reporter: UUID, reason: ReportReason, at time: Date, policy: ModerationPolicy) async throws -> ReportOutcome {
+        self.calls.withLock { $0.reports.append((cardID, reporter, reason, policy)) }
+        return self.reportOutcome
+    }
 }

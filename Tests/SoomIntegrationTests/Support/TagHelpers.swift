@@ -43,18 +43,18 @@ struct TagCount: Equatable, CustomStringConvertible {
 }
 
 extension TestDatabase {
-    /// Tags whose stored `usage_count` differs from a recount of the cards that carry them, and
-    /// `card_tags` rows that do not match a card's own tag list (either way): all must be zero.
+    /// Tags whose stored `usage_count` differs from a recount of the (not hidden) cards that carry
+    /// them, and `card_tags` rows that do not match such a card's own tag list (either way): all must be zero.
     func tagDrift() async throws -> (counts: Int, rows: Int) {
         let counts = try await self.scalar(
             """
             SELECT count(*)::int FROM tags t
-            WHERE t.usage_count <> (SELECT count(*) FROM cards c WHERE t.key = ANY (SELECT lower(x) FROM unnest(c.tags) x))
+            WHERE t.usage_count <> (SELECT count(*) FROM cards c WHERE c.hidden_at IS NULL AND t.key = ANY (SELECT lower(x) FROM unnest(c.tags) x))
                OR t.usage_count <> (SELECT count(*) FROM card_tags ct WHERE ct.tag_key = t.key)
             """)
         let rows = try await self.scalar(
             """
-            SELECT count(*)::int FROM (SELECT c.id, lower(x) AS k FROM cards c, unnest(c.tags) x) expected
+            SELECT count(*)::int FROM (SELECT c.id, lower(x) AS k FROM cards c, unnest(c.tags) x WHERE c.hidden_at IS NULL) expected
             FULL JOIN card_tags ct ON ct.card_id = expected.id AND ct.tag_key = expected.k
             WHERE expected.id IS NULL OR ct.card_id IS NULL
             """)

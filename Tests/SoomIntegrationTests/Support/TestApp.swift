@@ -5,17 +5,22 @@ import Logging
 import NIOCore
 import PostgresNIO
 import SoomData
+import SoomDomain
 @testable import SoomHTTP
 
 /// Runs `test` against the real application (the same `buildApplication` as production) on a
 /// real HTTP port, backed by a fresh database of its own that is dropped afterwards.
 /// `backgroundJobs: false` leaves the periodic jobs out, for tests that run one by hand and must
-/// see its queue before it does.
+/// see its queue before it does. Rate limits are off unless a test passes its own.
 /// At most `TestAppSlots`' limit of apps run at once; the rest wait their turn.
-func withTestApp(tagRankingCacheLifetime: Double = 0, backgroundJobs: Bool = true, _ test: @escaping @Sendable (any TestClientProtocol, TestDatabase) async throws -> Void) async throws {
+func withTestApp(
+    tagRankingCacheLifetime: Double = 0, backgroundJobs: Bool = true, moderation: ModerationPolicy = .default, rateLimits: RateLimits? = nil,
+    _ test: @escaping @Sendable (any TestClientProtocol, TestDatabase) async throws -> Void) async throws {
     try await TestAppSlots.withSlot {
         do {
-            try await runTestApp(tagRankingCacheLifetime: tagRankingCacheLifetime, backgroundJobs: backgroundJobs, test)
+            try await runTestApp(
+                AppOptions(tagRankingCacheLifetime: tagRankingCacheLifetime, backgroundJobs: backgroundJobs, moderation: moderation, rateLimits: rateLimits),
+                test)
         } catch let error as PSQLError {
             // PSQLError's description hides the server's message; a failing test should show it.
             throw TestDatabaseError(detail: String(reflecting: error))
@@ -23,7 +28,14 @@ func withTestApp(tagRankingCacheLifetime: Double = 0, backgroundJobs: Bool = tru
     }
 }
 
-private func runTestApp(tagRankingCacheLifetime: Double, backgroundJobs: Bool, _ test: @escaping @Sendable (any TestClientProtocol, TestDatabase) async throws -> Void) async throws {
+private struct AppOptions {
+    let tagRankingCacheLifetime: Double
+    let backgroundJobs: Bool
+    let moderation: ModerationPolicy
+    let rateLimits: RateLimits?
+}
+
+private func runTestApp(_ options: AppOptions, _ test: @escaping @Sendable (any TestClientProtocol, TestDatabase) async throws -> Void) async throws {
     var configuration = try await TestPostgres.shared.makeDatabase()
     // Many tests run at once against one server: each app gets a small pool.
     configuration.maximumConnections = 6
@@ -31,9 +43,10 @@ private func runTestApp(tagRankingCacheLifetime: Double, backgroundJobs: Bool, _
     do {
         let app = try buildApplication(
             AppConfiguration(
-                hostname: "127.0.0.1", port: 0, database: configuration, logLevel: .warning, migrateOnStart: false, backgroundJobs: backgroundJobs,
+                hostname: "127.0.0.1", port: 0, database: configuration, logLevel: .warning, migrateOnStart: false,
+                backgroundJobs: options.backgroundJobs,
                 // Tests read the top ten right after changing it: no cache (its bound is tested on its own).
-                tagRankingCacheLifetime: tagRankingCacheLifetime))
+                tagRankingCacheLifetime: options.tagRankingCacheLifetime, moderation: options.moderation, rateLimits: options.rateLimits))
         try await app.test(.ahc(.http)) { client in
             try await test(client, database)
         }

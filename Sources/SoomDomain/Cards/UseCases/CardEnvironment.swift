@@ -3,10 +3,13 @@ import Foundation
 /// What the card use cases work with.
 public struct CardEnvironment: Sendable {
     public let cards: any CardRepository
+    /// When reports hide a card and restrict its author.
+    public let moderation: ModerationPolicy
     public let now: @Sendable () -> Date
 
-    public init(cards: any CardRepository, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(cards: any CardRepository, moderation: ModerationPolicy = .default, now: @escaping @Sendable () -> Date = { Date() }) {
         self.cards = cards
+        self.moderation = moderation
         self.now = now
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Posts a card, or a comment card when `parentID` is set (the parent must be live).
+/// Posts a card, or a comment card when `parentID` is set (the parent must be live). An author
+/// restricted after reports gets `423 account_restricted` with `restrictedUntil`.
 /// With an `Idempotency-Key`, a retry of the same request returns the first card and creates nothing.
 public struct PostCard: Sendable {
     let environment: CardEnvironment
@@ -28,6 +29,8 @@ public struct PostCard: Sendable {
             throw SoomError.cardNotFound
         case .authorNotFound:
             throw SoomError.unauthorized
+        case .authorRestricted(let until):
+            throw SoomError.accountRestricted(until: until)
         }
     }
 }
@@ -44,5 +47,12 @@ public struct PostedCard: Sendable, Equatable {
 }
 
 extension SoomError {
+    /// `423 account_restricted` with `restrictedUntil`: posting is refused until then; reading still works.
+    public static func accountRestricted(until: Date) -> SoomError {
+        SoomError(
+            .restricted, code: "account_restricted", message: "This account may not post cards or comment cards until the restriction ends.",
+            details: ["restrictedUntil": .time(until)])
+    }
+
     public static let cardNotFound = SoomError(.notFound, code: "not_found", message: "There is no such card.")
 }

@@ -1,0 +1,131 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+
+@testable import SoomHTTP
+
+@Suite("Rate limits")
+struct RateLimitTests {
+    @Test("each request counts against one limit, chosen by method and path")
+    func kinds() {
+        #expect(RateLimits.kind(method: .post, path: "/v1/auth/challenges") == .challenges)
+        #expect(RateLimits.kind(method: .post, path: "/v1/accounts") == .accountCreation)
+        #expect(RateLimits.kind(method: .post, path: "/v1/accounts/") == .accountCreation)
+        #expect(RateLimits.kind(method: .post, path: "/v1/cards") == .posting)
+        #expect(RateLimits.kind(method: .post, path: "/v1/cards/abc/comments") == .posting)
+        #expect(RateLimits.kind(method: .post, path: "/v1/cards/abc/reports") == .general)
+        #expect(RateLimits.kind(method: .post, path: "/v1/accounts/transfer") == .general)
+        #expect(RateLimits.kind(method: .get, path: "/v1/cards") == .general)
+        #expect(RateLimits.kind(method: .get, path: "/v1/auth/challenges") == .general)
+    }
+
+    @Test("rules parse as count/seconds and refuse anything else")
+    func rules() {
+        #expect(RateLimits.Rule(parsing: "30/60") == RateLimits.Rule(count: 30, window: 60))
+        for bad in ["", "30", "30/", "/60", "0/60", "30/0", "-1/60", "30/86401", "a/b", "30/60/1"] {
+            #expect(RateLimits.Rule(parsing: bad) == nil, "\(bad)")
+        }
+        let defaults = RateLimits()
+        #expect([defaults.challenges, defaults.accountCreation, defaults.posting, defaults.general].map(\.description)
+            == ["30/60", "5/3600", "30/600", "600/300"])
+    }
+
+    @Test("a window lets count requests through per caller and limit, then refuses until it ends")
+    func window() async throws {
+        var limits = RateLimits()
+        limits.posting = RateLimits.Rule(count: 3, window: 1)
+        let limiter = RateLimiter(limits: limits)
+        let (a, b) = (RateLimiter.Caller.account(UUID()), RateLimiter.Caller.account(UUID()))
+        let decisions = (0..<4).map { _ in limiter.check(.posting, caller: a) }
+        #expect(decisions.map(\.allowed) == [true, true, true, false])
+        #expect(decisions.map(\.remaining) == [2, 1, 0, 0])
+        #expect(decisions.allSatisfy { $0.limit == 3 && $0.reset == 1 })
+        // Another caller, or another limit of the same caller, has its own window.
+        #expect(limiter.check(.posting, caller: b).allowed)
+        #expect(limiter.check(.general, caller: a).allowed)
+        try await Task.sleep(for: .milliseconds(1100))
+        #expect(limiter.check(.posting, caller: a).remaining == 2)
+    }
+
+    @Test("addresses are counted by a hash: IPv4 whole, IPv6 by its /64; the proxy's last X-Forwarded-For entry")
+    func addresses() {
+        #expect(RateLimiter.addressKey("10.0.0.1") == RateLimiter.addressKey("10.0.0.1"))
+        #expect(RateLimiter.addressKey("10.0.0.1") != RateLimiter.addressKey("10.0.0.2"))
+        #expect(RateLimiter.addressKey("2001:db8:1:2::1") == RateLimiter.addressKey("2001:db8:1:2:ffff::9"))
+        #expect(RateLimiter.addressKey("2001:db8:1:2::1") != RateLimiter.addressKey("2001:db8:1:3::1"))
+        var headers = HTTPFields()
+        headers.append(HTTPField(name: .xForwardedFor, value: "6.6.6.6, 1.2.3.4"))
+        #expect(RateLimitMiddleware<AppRequestContext>.lastForwardedFor(headers) == "1.2.3.4")
+        #expect(RateLimitMiddleware<AppRequestContext>.lastForwardedFor(HTTPFields()) == nil)
+    }
+
+    @Test("posting: RateLimit headers on every response, then 429 rate_limited with Retry-After, and nothing created")
+    func posting() async throws {
+        var limits = RateLimits()
+        limits.posting = RateLimits.Rule(count: 3, window: 600)
+        limits.general = RateLimits.Rule(count: 5, window: 300)
+        try await withTestApp(rateLimits: limits) { client, database in
+            let tokens = try await database.makeAccounts(2)
+            let body: [String: Any] = ["content": "제한", "background": ["default": "sky-dawn"]]
+            var remaining: [String?] = []
+            let card = try await client.send(.post, "/v1/cards", json: body, token: tokens[0])
+            remaining.append(card.headers[.rateLimitRemaining])
+            for _ in 0..<2 {
+                let answer = try await client.send(.post, "/v1/cards/\(try card.object.id)/comments", json: body, token: tokens[0])
+                #expect(answer.status == .created && answer.headers[.rateLimitLimit] == "3")
+                remaining.append(answer.headers[.rateLimitRemaining])
+            }
+            #expect(remaining == ["2", "1", "0"])
+            let refused = try await client.send(.post, "/v1/cards", json: body, token: tokens[0])
+            #expect(refused.status == .tooManyRequests && refused.errorCode == "rate_limited")
+            let retry = try #require(refused.headers[.retryAfter].flatMap(Int.init))
+            #expect((590...600).contains(retry) && refused.headers[.rateLimitReset] == "\(retry)" && refused.headers[.rateLimitRemaining] == "0")
+            #expect(try await database.scalar("SELECT count(*)::int FROM cards") == 3)
+            // Another account is not affected; the refused one can still read.
+            #expect(try await client.send(.post, "/v1/cards", json: body, token: tokens[1]).status == .created)
+            let read = try await client.send(.get, "/v1/feeds/latest", token: tokens[0])
+            #expect(read.status == .ok && read.headers[.rateLimitLimit] == "5")
+
+            // Everything else: errors count and carry the headers too.
+            let missing = try await client.send(.get, "/v1/cards/\(UUID())", token: tokens[0])
+            #expect(missing.status == .notFound && missing.headers[.rateLimitRemaining] == "3")
+            for _ in 0..<3 { _ = try await client.send(.get, "/v1/me", token: tokens[0]) }
+            let flooded = try await client.send(.get, "/v1/me", token: tokens[0])
+            #expect(flooded.status == .tooManyRequests && flooded.headers[.retryAfter] != nil)
+            // Operations routes are not limited.
+            let health = try await client.send(.get, "/healthz")
+            #expect(health.status == .ok && health.headers[.rateLimitLimit] == nil)
+        }
+    }
+
+    @Test("unauthenticated routes are counted per client address: challenges and account creation")
+    func perAddress() async throws {
+        var limits = RateLimits()
+        limits.challenges = RateLimits.Rule(count: 2, window: 60)
+        limits.accountCreation = RateLimits.Rule(count: 1, window: 3600)
+        try await withTestApp(rateLimits: limits) { client, database in
+            // Registering spends one challenge and one account creation.
+            _ = try await TestDevice.a.register(client)
+            let challenge = try await client.send(.post, "/v1/auth/challenges")
+            #expect(challenge.status == .created && challenge.headers[.rateLimitRemaining] == "0")
+            let refused = try await client.send(.post, "/v1/auth/challenges")
+            #expect(refused.status == .tooManyRequests && refused.errorCode == "rate_limited" && refused.headers[.retryAfter] != nil)
+            let account = try await client.send(.post, "/v1/accounts", json: ["publicKey": "x", "algorithm": "rsa-pss-sha256"])
+            #expect(account.status == .tooManyRequests)
+            #expect(try await database.scalar("SELECT count(*)::int FROM accounts") == 1)
+        }
+    }
+
+    @Test("SOOM_RATE_LIMIT=off: no limits and no headers")
+    func off() async throws {
+        try await withTestApp { client, database in
+            let token = try await database.makeAccounts(1)[0]
+            for _ in 0..<40 {
+                let response = try await client.send(.post, "/v1/auth/challenges")
+                #expect(response.status == .created && response.headers[.rateLimitLimit] == nil)
+            }
+            #expect(try await client.send(.get, "/v1/me", token: token).headers[.rateLimitLimit] == nil)
+        }
+    }
+}
