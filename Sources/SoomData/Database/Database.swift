@@ -1,4 +1,5 @@
 import Logging
+import Metrics
 import PostgresNIO
 import NIOCore
 import NIOPosix
@@ -21,14 +22,14 @@ public struct Database: Sendable {
 
     /// Runs `query` and returns all its rows.
     public func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        try await self.withDeadline {
+        try await self.withDeadline(.statement) {
             try await self.client.query(query, logger: self.logger).collect()
         }
     }
 
     /// Runs a prepared statement (parsed and planned once per connection) and returns its rows.
     public func rows<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] where Statement.Row: Sendable {
-        try await self.withDeadline {
+        try await self.withDeadline(.prepared) {
             var rows: [Statement.Row] = []
             for try await row in try await self.client.execute(statement, logger: self.logger) { rows.append(row) }
             return rows
@@ -47,7 +48,7 @@ public struct Database: Sendable {
 
     /// Runs `body` in a transaction on one connection: committed when it returns, rolled back when it throws.
     public func transaction<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
-        try await self.withDeadline {
+        try await self.withDeadline(.transaction) {
             try await self.client.withConnection { connection in
                 try await connection.query("BEGIN", logger: self.logger)
                 let result: Result
@@ -81,10 +82,23 @@ public struct Database: Sendable {
     /// serialization failure aborts it before anything is committed, so it is run again, up to
     /// three times in all: writers lock in a documented order, but PostgreSQL's foreign-key checks
     /// take locks of their own, and a rare cycle among them must not reach a client as a 5xx.
-    func withDeadline<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+    ///
+    /// Metrics: `soom_db_operations_in_flight` (running or waiting for a pooled connection) and
+    /// `soom_db_operation_duration_seconds` by kind and outcome, the deadline's wait included.
+    func withDeadline<T: Sendable>(
+        _ kind: OperationKind = .statement, _ operation: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         let logger = self.logger
+        let metrics = OperationMetrics.shared
+        metrics.inFlight.increment()
+        let started = ContinuousClock.now
+        var outcome = "error"
+        defer {
+            metrics.inFlight.decrement()
+            metrics.duration(kind, outcome).recordNanoseconds(Self.nanoseconds(started.duration(to: .now)))
+        }
         do {
-            return try await Self.race(self.deadline) {
+            let result = try await Self.race(self.deadline) {
                 var attempt = 1
                 while true {
                     do {
@@ -95,9 +109,24 @@ public struct Database: Sendable {
                     }
                 }
             }
+            outcome = "ok"
+            return result
         } catch let error as PSQLError where error.isConnectionFailure {
+            outcome = "unavailable"
             throw DatabaseUnavailable(reason: "\(error.code)")
+        } catch let error as DatabaseUnavailable {
+            outcome = "unavailable"
+            throw error
         }
+    }
+
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+    }
+
+    /// What `withDeadline` runs, for metrics.
+    enum OperationKind: String, Sendable, CaseIterable {
+        case statement, prepared, transaction
     }
 
     /// The operation's result, or `DatabaseUnavailable` once `timeout` has passed.

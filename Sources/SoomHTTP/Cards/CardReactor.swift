@@ -40,16 +40,23 @@ struct CardReactor: Reactor {
         let viewer = self.caller.account.id
         switch action {
         case .post(let draft, let parentID, let key):
-            return [.posted(try await PostCard(self.cards)(by: self.caller.account, parentID: parentID, draft: draft, idempotencyKey: key))]
+            let posted = try await PostCard(self.cards)(by: self.caller.account, parentID: parentID, draft: draft, idempotencyKey: key)
+            if !posted.replayed { (parentID == nil ? BusinessMetrics.cardsPosted : BusinessMetrics.commentCardsPosted).increment() }
+            return [.posted(posted)]
         case .show(let id):
             return [.loaded(try await ShowCard(self.cards)(id, viewer: viewer))]
         case .delete(let id):
             try await DeleteCard(self.cards)(id, by: viewer)
             return [.deleted]
         case .like(let id, let liked):
-            return [.likeChanged(try await LikeCard(self.cards)(liked, cardID: id, by: viewer))]
+            let like = try await LikeCard(self.cards)(liked, cardID: id, by: viewer)
+            if liked { BusinessMetrics.likes.increment() }
+            return [.likeChanged(like)]
         case .report(let id, let reason):
-            return [.reported(hid: try await ReportCard(self.cards)(id, reason: reason, by: viewer))]
+            let hid = try await ReportCard(self.cards)(id, reason: reason, by: viewer)
+            BusinessMetrics.reports.increment()
+            if hid { BusinessMetrics.cardsHidden.increment() }
+            return [.reported(hid: hid)]
         }
     }
 

@@ -25,8 +25,12 @@ struct AccountReactor: Reactor {
 
     func mutate(action: Action) async throws -> [Mutation] {
         switch action {
-        case .register(let input): [.registered(try await self.registerAccount(input))]
-        case .transfer(let code, let proof): [.transferred(try await self.transferAccount(code: code, proof: proof))]
+        case .register(let input):
+            let registered = try await self.registerAccount(input)
+            BusinessMetrics.signUps.increment()
+            return [.registered(registered)]
+        case .transfer(let code, let proof):
+            return [.transferred(try await self.transferAccount(code: code, proof: proof))]
         }
     }
 

@@ -2,7 +2,7 @@ import Hummingbird
 import NIOCore
 import SoomData
 
-/// Routes for operators and tooling, outside `/v1`: liveness, readiness and the API description.
+/// Routes for operators and tooling, outside `/v1`: liveness, readiness, metrics and the API description.
 struct OperationsController {
     let database: Database
 
@@ -12,6 +12,9 @@ struct OperationsController {
         }
         routes.on(.get, "/readyz") { _, context in
             try await self.reactor.respond(to: .checkReadiness, context: context)
+        }
+        routes.on(.get, "/metrics") { _, context in
+            try await self.reactor.respond(to: .exportMetrics, context: context)
         }
         routes.on(.get, "/openapi.yaml") { _, context in
             try await self.reactor.respond(to: .describeAPI, context: context)

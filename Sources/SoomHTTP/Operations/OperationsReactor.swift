@@ -2,7 +2,7 @@ import Hummingbird
 import NIOCore
 import SoomData
 
-/// `GET /healthz`, `GET /readyz` and `GET /openapi.yaml`: what operators and tools ask of a running server.
+/// `GET /healthz`, `GET /readyz`, `GET /metrics` and `GET /openapi.yaml`: what operators and tools ask of a running server.
 struct OperationsReactor: Reactor {
     enum Action: Sendable {
         /// Is the process up? (Never touches the database.)
@@ -10,12 +10,15 @@ struct OperationsReactor: Reactor {
         /// Can it serve? (Asks PostgreSQL.)
         case checkReadiness
         case describeAPI
+        /// The Prometheus text exposition of this process's metrics.
+        case exportMetrics
     }
 
     enum Mutation: Sendable, Equatable {
         case alive
         case databaseChecked(reachable: Bool)
         case documentLoaded
+        case metricsCollected(MetricsText)
     }
 
     enum State: Sendable, Equatable {
@@ -24,6 +27,7 @@ struct OperationsReactor: Reactor {
         case ready
         case notReady
         case document
+        case metrics(MetricsText)
     }
 
     let database: Database
@@ -34,6 +38,7 @@ struct OperationsReactor: Reactor {
         case .checkLiveness: [.alive]
         case .checkReadiness: [.databaseChecked(reachable: await self.database.isReachable())]
         case .describeAPI: [.documentLoaded]
+        case .exportMetrics: [.metricsCollected(MetricsText(bytes: SoomMetrics.exposition()))]
         }
     }
 
@@ -42,6 +47,7 @@ struct OperationsReactor: Reactor {
         case .alive: .alive
         case .databaseChecked(let reachable): reachable ? .ready : .notReady
         case .documentLoaded: .document
+        case .metricsCollected(let text): .metrics(text)
         }
     }
 }
@@ -61,6 +67,15 @@ extension OperationsReactor.State: ResponseState {
             return Response(
                 status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
                 body: .init(byteBuffer: OpenAPIDocument.buffer))
+        case .metrics(let text):
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: text.bytes)))
         }
     }
+}
+
+/// The metrics text, described by its size in logs (the mutation log would otherwise print it all).
+struct MetricsText: Sendable, Equatable, CustomStringConvertible {
+    let bytes: [UInt8]
+    var description: String { "\(self.bytes.count) bytes" }
 }

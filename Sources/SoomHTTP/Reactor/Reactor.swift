@@ -24,9 +24,11 @@ public protocol Reactor: Sendable {
 
 extension Reactor {
     /// Runs an action through `mutate` and folds the mutations with `reduce`; mutations are
-    /// logged at debug level (their descriptions never contain secrets).
+    /// logged at debug level (their descriptions never contain secrets) and counted by kind.
     public func run(_ action: Action, logger: Logger) async throws -> State {
         let mutations = try await self.mutate(action: action)
+        let name = String(describing: Self.self)
+        for mutation in mutations { BusinessMetrics.count(mutation, of: name) }
         if logger.logLevel <= .debug {
             logger.debug(
                 "reactor mutations",

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Metrics
 import Hummingbird
 import SoomDomain
 
@@ -31,6 +32,7 @@ struct RateLimitMiddleware<Context: RequestContext>: RouterMiddleware {
         headers[.rateLimitRemaining] = "\(decision.remaining)"
         headers[.rateLimitReset] = "\(decision.reset)"
         guard decision.allowed else {
+            RateLimitMiddleware.rejections[kind.rawValue].increment()
             headers[.retryAfter] = "\(decision.reset)"
             throw APIError(
                 .tooManyRequests, code: "rate_limited", message: "Too many requests; try again in \(decision.reset) seconds.",
@@ -54,6 +56,17 @@ struct RateLimitMiddleware<Context: RequestContext>: RouterMiddleware {
         else { return nil }
         return last
     }
+}
+
+extension RateLimitMiddleware {
+    /// `soom_rate_limit_rejections_total{limit}`: requests answered 429, by the limit they hit.
+    static var rejections: [Counter] {
+        RateLimitRejections.counters
+    }
+}
+
+private enum RateLimitRejections {
+    static let counters = RateLimits.Kind.allCases.map { Counter(label: "soom_rate_limit_rejections", dimensions: [("limit", "\($0)")]) }
 }
 
 extension HTTPField.Name {

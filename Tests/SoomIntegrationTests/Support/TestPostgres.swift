@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import SoomData
+import SoomHTTP
 import Synchronization
 
 /// The one throwaway PostgreSQL of a test run.
@@ -58,6 +59,8 @@ actor TestPostgres {
     }
 
     private static func start(logger: Logger) async throws -> Server {
+        // Before the first database operation: the database's metrics bind to the backend they find.
+        SoomMetrics.bootstrap()
         let admin: DatabaseConfiguration
         if let url = ProcessInfo.processInfo.environment["SOOM_TEST_DATABASE_URL"], !url.isEmpty {
             admin = try DatabaseConfiguration(url: url)
