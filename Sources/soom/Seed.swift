@@ -81,7 +81,7 @@ extension Soom {
         }
 
         func run() async throws {
-            LoggingSystem.bootstrap(StreamLogHandler.standardError)
+            self.options.logFormat.bootstrap()
             let logger = try self.options.logger()
             let plan = self.plan
             let force = self.force

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import ServiceLifecycle
 import SoomData
 import SoomHTTP
 
@@ -24,6 +25,11 @@ struct DatabaseOptions: ParsableArguments {
 
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (env SOOM_LOG_LEVEL).")
     var logLevel: String = ProcessInfo.processInfo.environment["SOOM_LOG_LEVEL"] ?? "info"
+
+    @Option(
+        name: .customLong("log-format"),
+        help: "json (one object per line), text, or auto: json unless standard error is a terminal (env SOOM_LOG_FORMAT).")
+    var logFormat: LogFormat = LogFormat.fromEnvironment
 
     @Option(
         name: .customLong("db-pool-size"),
@@ -88,17 +94,35 @@ extension Soom {
         @Option(name: .long, help: "Port to listen on (env SOOM_PORT).")
         var port: Int = ProcessInfo.processInfo.environment["SOOM_PORT"].flatMap(Int.init) ?? 8080
 
+        @Option(
+            name: .customLong("shutdown-timeout"),
+            help: "Seconds in-flight requests get to finish after SIGTERM before they are cancelled (env SOOM_SHUTDOWN_TIMEOUT).")
+        var shutdownTimeout: Int = ProcessInfo.processInfo.environment["SOOM_SHUTDOWN_TIMEOUT"].flatMap(Int.init) ?? 20
+
         @OptionGroup var options: DatabaseOptions
         @OptionGroup var safety: SafetyOptions
 
+        func validate() throws {
+            guard (1...600).contains(self.shutdownTimeout) else { throw ValidationError("--shutdown-timeout must be 1-600 seconds") }
+        }
+
         func run() async throws {
-            LoggingSystem.bootstrap(StreamLogHandler.standardError)
+            self.options.logFormat.bootstrap()
+            SoomMetrics.bootstrap()
+            let logger = try self.options.logger()
             try await self.options.withDatabase { database in
                 let configuration = AppConfiguration(
                     hostname: self.hostname, port: self.port, database: database, logLevel: try self.options.level,
                     moderation: try self.safety.moderation(), rateLimits: try self.safety.rateLimits(),
                     trustForwardedFor: self.safety.trustForwardedFor)
-                try await buildApplication(configuration).runService()
+                // SIGTERM or SIGINT: stop accepting, let in-flight requests finish for at most
+                // --shutdown-timeout seconds, then cancel what is left; the pool closes, and the
+                // embedded database (if any) is stopped by withDatabase.
+                var group = ServiceGroupConfiguration(
+                    services: [try buildApplication(configuration)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+                group.maximumGracefulShutdownDuration = .seconds(self.shutdownTimeout)
+                group.maximumCancellationDuration = .seconds(5)
+                try await ServiceGroup(configuration: group).run()
             }
         }
     }
@@ -115,7 +139,7 @@ extension Soom {
         @OptionGroup var options: DatabaseOptions
 
         func run() async throws {
-            LoggingSystem.bootstrap(StreamLogHandler.standardError)
+            self.options.logFormat.bootstrap()
             let logger = try self.options.logger()
             try await self.options.withDatabase { database in
                 try await DatabaseMigration.run(database, logger: logger)

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import Metrics
 import PostgresNIO
 import SoomData
 import ServiceLifecycle
@@ -17,6 +18,8 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
         logger.logLevel = configuration.logLevel
         return logger
     }()
+    SoomMetrics.bootstrap()
+    Gauge(label: "soom_db_pool_size").record(configuration.database.maximumConnections)
 
     // Data
     let client = PostgresClient(configuration: configuration.database.clientConfiguration, backgroundLogger: logger)
@@ -82,6 +85,10 @@ func buildRouter(
     rateLimiter: RateLimiter? = nil, trustForwardedFor: Bool = false
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
+    // Outermost first: the request line and ID see the final status; metrics count what
+    // ErrorMiddleware answered, by route template.
+    router.add(middleware: RequestLogMiddleware())
+    router.add(middleware: MetricsMiddleware())
     router.add(middleware: ErrorMiddleware())
 
     func limited(_ group: RouterGroup<AppRequestContext>) -> RouterGroup<AppRequestContext> {

@@ -15,11 +15,13 @@ import SoomDomain
 /// At most `TestAppSlots`' limit of apps run at once; the rest wait their turn.
 func withTestApp(
     tagRankingCacheLifetime: Double = 0, backgroundJobs: Bool = true, moderation: ModerationPolicy = .default, rateLimits: RateLimits? = nil,
-    _ test: @escaping @Sendable (any TestClientProtocol, TestDatabase) async throws -> Void) async throws {
+    logLevel: Logger.Level = .warning, _ test: @escaping @Sendable (any TestClientProtocol, TestDatabase) async throws -> Void) async throws {
     try await TestAppSlots.withSlot {
         do {
             try await runTestApp(
-                AppOptions(tagRankingCacheLifetime: tagRankingCacheLifetime, backgroundJobs: backgroundJobs, moderation: moderation, rateLimits: rateLimits),
+                AppOptions(
+                    tagRankingCacheLifetime: tagRankingCacheLifetime, backgroundJobs: backgroundJobs, moderation: moderation, rateLimits: rateLimits,
+                    logLevel: logLevel),
                 test)
         } catch let error as PSQLError {
             // PSQLError's description hides the server's message; a failing test should show it.
@@ -33,6 +35,7 @@ private struct AppOptions {
     let backgroundJobs: Bool
     let moderation: ModerationPolicy
     let rateLimits: RateLimits?
+    let logLevel: Logger.Level
 }
 
 private func runTestApp(_ options: AppOptions, _ test: @escaping @Sendable (any TestClientProtocol, TestDatabase) async throws -> Void) async throws {
@@ -43,7 +46,7 @@ private func runTestApp(_ options: AppOptions, _ test: @escaping @Sendable (any 
     do {
         let app = try buildApplication(
             AppConfiguration(
-                hostname: "127.0.0.1", port: 0, database: configuration, logLevel: .warning, migrateOnStart: false,
+                hostname: "127.0.0.1", port: 0, database: configuration, logLevel: options.logLevel, migrateOnStart: false,
                 backgroundJobs: options.backgroundJobs,
                 // Tests read the top ten right after changing it: no cache (its bound is tested on its own).
                 tagRankingCacheLifetime: options.tagRankingCacheLifetime, moderation: options.moderation, rateLimits: options.rateLimits))

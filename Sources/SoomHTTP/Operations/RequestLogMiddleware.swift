@@ -1,0 +1,62 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// One log line per request — method, route, status, duration and request ID — and the
+/// `X-Request-ID` header.
+///
+/// A client's or proxy's `X-Request-ID` (1–128 visible ASCII characters) is kept, otherwise
+/// Hummingbird's generated one is used; either way it is echoed back and carried as
+/// `hb.request.id` by every log line of the request. The route is the matched template
+/// (`/v1/cards/{id}`), never the raw path or query, and nothing from headers or bodies is
+/// logged: no token, signature, key, fingerprint or client address can reach the log.
+/// Operations routes (`/healthz`, `/readyz`, `/metrics`, …), which probes call every few
+/// seconds, log at debug; everything else at info.
+struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        if let given = request.headers[.xRequestID], Self.isAcceptable(given) {
+            context.logger[metadataKey: "hb.request.id"] = .string(given)
+        }
+        let id = context.id
+        let started = ContinuousClock.now
+        let status: HTTPResponse.Status
+        var response: Response
+        do {
+            response = try await next(request, context)
+            status = response.status
+        } catch {
+            // ErrorMiddleware (inside this one) answers every error; this is only a last resort.
+            self.log(request, context: context, status: .internalServerError, since: started)
+            throw error
+        }
+        response.headers[.xRequestID] = id
+        self.log(request, context: context, status: status, since: started)
+        return response
+    }
+
+    private func log(_ request: Request, context: Context, status: HTTPResponse.Status, since started: ContinuousClock.Instant) {
+        let route = context.endpointPath ?? "unmatched"
+        let level: Logger.Level = route.hasPrefix("/v1") || route == "unmatched" ? .info : .debug
+        guard context.logger.logLevel <= level else { return }
+        let elapsed = started.duration(to: .now)
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        context.logger.log(
+            level: level, "request",
+            metadata: [
+                "http.method": .string(request.method.rawValue), "http.route": .string(route), "http.status": .stringConvertible(status.code),
+                "duration_ms": .string(String(format: "%.2f", milliseconds)),
+            ])
+    }
+
+    static func isAcceptable(_ id: String) -> Bool {
+        (1...128).contains(id.utf8.count) && id.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+    }
+}
+
+extension HTTPField.Name {
+    static let xRequestID = Self("X-Request-ID")!
+}
+
+
