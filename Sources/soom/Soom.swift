@@ -11,7 +11,7 @@ struct Soom: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "soom",
         abstract: "Soom: an anonymous, card-style social feed server.",
-        subcommands: [Serve.self, Migrate.self, Seed.self],
+        subcommands: [Serve.self, Migrate.self, Seed.self, Admin.self],
         defaultSubcommand: Serve.self
     )
 }

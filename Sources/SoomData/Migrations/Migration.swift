@@ -27,6 +27,7 @@ public struct Migration: Sendable, Equatable {
             ("0004_challenges.sql", PackageResources._004_challenges_sql),
             ("0005_people.sql", PackageResources._005_people_sql),
             ("0006_safety.sql", PackageResources._006_safety_sql),
+            ("0007_moderation.sql", PackageResources._007_moderation_sql),
         ]
         return try files.map { file in
             guard let version = Int(file.name.prefix(while: \.isNumber)) else { throw MigrationError.badFileName(file.name) }

@@ -29,6 +29,11 @@ extension TestDatabase {
         try await self.withDatabase { try await body(PostgresNotificationRepository(database: $0)) }
     }
 
+    /// Operator moderation (`soom admin`) on this test's database.
+    func withModeration<T: Sendable>(_ body: (PostgresModeration) async throws -> T) async throws -> T {
+        try await self.withDatabase { try await body(PostgresModeration(database: $0)) }
+    }
+
     /// An identity repository on this test's database, for calling maintenance work directly.
     func withIdentityRepository<T: Sendable>(_ body: (PostgresIdentityRepository) async throws -> T) async throws -> T {
         try await self.withDatabase { try await body(PostgresIdentityRepository(database: $0)) }

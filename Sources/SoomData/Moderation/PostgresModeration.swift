@@ -1,0 +1,153 @@
+import Foundation
+import PostgresNIO
+import SoomDomain
+
+/// What operators do by hand (`soom admin`): hide and unhide cards, restrict and unrestrict
+/// accounts, see the most-reported cards and the size of things. Every change is one
+/// transaction that keeps the counters exact, in the lock order every card writer uses.
+public struct PostgresModeration: Sendable {
+    let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    /// Hides a card as reports would (without restricting its author, which `restrict` does):
+    /// it counts nowhere and its author is told. False when there is no such card or it is hidden already.
+    public func hide(cardID: UUID) async throws -> Bool {
+        let rows = try await self.database.rows("SELECT hide_card(\(cardID), now())")
+        return try rows[0].decode(UUID?.self) != nil
+    }
+
+    /// Shows a hidden card again: it counts once more (tag usage, its parent's comment count or
+    /// its author's card count) and its reports are cleared, so hiding it again takes as many new
+    /// reporters as the first time. The author's restriction stays (see `unrestrict`). False when
+    /// there is no such card or it is not hidden.
+    public func unhide(cardID: UUID) async throws -> Bool {
+        let logger = self.database.logger
+        return try await self.database.transaction { connection in
+            let author = try await connection.query("SELECT author_id FROM cards WHERE id = \(cardID)", logger: logger).collect()
+            guard let authorID = try author.first?.decode(UUID.self) else { return false }
+            try await connection.query("SELECT 1 FROM accounts WHERE id = \(authorID) FOR NO KEY UPDATE", logger: logger)
+            let rows = try await connection.query(
+                "SELECT parent_id, tags, created_at FROM cards WHERE id = \(cardID) AND hidden_at IS NOT NULL FOR UPDATE", logger: logger
+            ).collect()
+            guard let row = rows.first else { return false }
+            let (parentID, names, createdAt) = try row.decode((UUID?, [String], Date).self)
+            let tags = names.compactMap { try? Tag(normalising: $0) }.sorted { $0.key < $1.key }
+            try await connection.query(
+                """
+                WITH shown AS (UPDATE cards SET hidden_at = NULL WHERE id = \(cardID)),
+                parent AS (UPDATE cards SET comment_count = comment_count + 1 WHERE id = \(parentID)),
+                author AS (UPDATE accounts SET card_count = card_count + 1 WHERE id = \(authorID) AND \(parentID)::uuid IS NULL),
+                reports AS (DELETE FROM reports WHERE card_id = \(cardID))
+                SELECT 1
+                """, logger: logger)
+            // Its tag rows and counts, as when it was posted (keys in order: the lock order of tag rows).
+            try await connection.query(
+                """
+                WITH tagged AS (
+                    INSERT INTO card_tags (tag_key, card_id, created_at)
+                    SELECT k, \(cardID), \(createdAt) FROM unnest(\(tags.map(\.key))::text[]) AS k ON CONFLICT DO NOTHING RETURNING tag_key)
+                INSERT INTO tags AS t (key, name, usage_count)
+                SELECT u.k, u.n, 1 FROM unnest(\(tags.map(\.key))::text[], \(tags.map(\.name))::text[]) AS u (k, n)
+                WHERE u.k IN (SELECT tag_key FROM tagged) ORDER BY u.k COLLATE "C"
+                ON CONFLICT (key) DO UPDATE SET usage_count = t.usage_count + 1
+                """, logger: logger)
+            return true
+        }
+    }
+
+    /// Keeps an account from posting until `until` (the later of that and a running restriction,
+    /// or exactly `until` with `replace`), and tells it. Nil when there is no such account.
+    public func restrict(accountID: UUID, until: Date, replace: Bool) async throws -> Date? {
+        let rows = try await self.database.rows("SELECT restrict_account(\(accountID), \(until), now(), \(replace))")
+        return try rows[0].decode(Date?.self)
+    }
+
+    /// Ends an account's restriction now. False when there is no such account.
+    public func unrestrict(accountID: UUID) async throws -> Bool {
+        let rows = try await self.database.rows("UPDATE accounts SET restricted_until = NULL WHERE id = \(accountID) RETURNING 1")
+        return !rows.isEmpty
+    }
+
+    /// A card and what its reporters said.
+    public struct ReportedCard: Sendable, Equatable {
+        public let cardID: UUID
+        public let authorID: UUID
+        public let reports: Int
+        /// Reports by reason, most frequent first.
+        public let reasons: [String: Int]
+        public let hidden: Bool
+        public let createdAt: Date
+        /// The card's first 80 characters.
+        public let preview: String
+    }
+
+    /// The cards with the most reports (hidden or not), most first, then newest report first.
+    public func mostReported(limit: Int) async throws -> [ReportedCard] {
+        let rows = try await self.database.rows(
+            """
+            SELECT c.id, c.author_id, r.n, r.reasons, r.counts, c.hidden_at IS NOT NULL, c.created_at, left(c.content, 80)
+            FROM (SELECT card_id, sum(n)::int AS n, array_agg(reason ORDER BY n DESC, reason) AS reasons,
+                         array_agg(n ORDER BY n DESC, reason) AS counts, max(latest) AS latest
+                  FROM (SELECT card_id, reason, count(*)::int AS n, max(created_at) AS latest FROM reports GROUP BY card_id, reason) per_reason
+                  GROUP BY card_id) r
+            JOIN cards c ON c.id = r.card_id
+            ORDER BY r.n DESC, r.latest DESC LIMIT \(limit)
+            """)
+        return try rows.map { row in
+            let (id, author, count, reasons, counts, hidden, createdAt, preview) =
+                try row.decode((UUID, UUID, Int, [String], [Int], Bool, Date, String).self)
+            return ReportedCard(
+                cardID: id, authorID: author, reports: count, reasons: Dictionary(uniqueKeysWithValues: zip(reasons, counts)), hidden: hidden,
+                createdAt: createdAt, preview: preview)
+        }
+    }
+
+    /// How big things are: accounts, cards (top-level, comment, hidden, stories), tags in use,
+    /// reports, restricted accounts and live sessions. Exact counts: meant for an operator's
+    /// terminal, not for a dashboard (use `/metrics` for that).
+    public func counts() async throws -> [(name: String, count: Int)] {
+        let rows = try await self.database.rows(
+            """
+            SELECT (SELECT count(*) FROM accounts)::int,
+                   (SELECT count(*) FROM accounts WHERE restricted_until > now())::int,
+                   (SELECT count(*) FROM sessions WHERE expires_at > now())::int,
+                   (SELECT count(*) FROM cards WHERE parent_id IS NULL AND hidden_at IS NULL)::int,
+                   (SELECT count(*) FROM cards WHERE parent_id IS NOT NULL AND hidden_at IS NULL)::int,
+                   (SELECT count(*) FROM cards WHERE hidden_at IS NOT NULL)::int,
+                   (SELECT count(*) FROM cards WHERE expires_at IS NOT NULL AND hidden_at IS NULL)::int,
+                   (SELECT count(*) FROM tags WHERE usage_count > 0)::int,
+                   (SELECT count(*) FROM reports)::int
+            """)
+        let values = try rows[0].decode((Int, Int, Int, Int, Int, Int, Int, Int, Int).self)
+        return [
+            ("accounts", values.0), ("restricted accounts", values.1), ("live sessions", values.2), ("cards", values.3),
+            ("comment cards", values.4), ("hidden cards", values.5), ("stories", values.6), ("tags in use", values.7), ("reports", values.8),
+        ]
+    }
+}
+
+extension PostgresModeration {
+    /// Runs `body` with moderation on a short-lived pool of `configuration`'s database (for a
+    /// command-line tool), migrated first so that the functions it calls exist.
+    public static func with<T: Sendable>(
+        _ configuration: DatabaseConfiguration, logger: Logger, _ body: @escaping @Sendable (PostgresModeration) async throws -> T
+    ) async throws -> T {
+        try await DatabaseMigration.run(configuration, logger: logger)
+        var configuration = configuration
+        configuration.maximumConnections = 2
+        let client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                await client.run()
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await body(PostgresModeration(database: Database(client: client, logger: logger)))
+        }
+    }
+}
+
+import Logging

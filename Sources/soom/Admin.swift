@@ -1,0 +1,190 @@
+import ArgumentParser
+import Foundation
+import SoomData
+
+extension Soom {
+    /// `soom admin …`: what an operator does by hand, against DATABASE_URL.
+    struct Admin: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Moderate and inspect a Soom database: hide cards, restrict accounts, see reports and counts.",
+            discussion: """
+                Every command works against DATABASE_URL (postgres://user:password@host:port/database), or the embedded \
+                cluster under --data-directory when it is not set, applies pending migrations first, and changes what it \
+                changes in one transaction with every counter kept exact, like the server does. Ids are the ones the API \
+                shows (a card's "id", an account's "id"); `soom admin reports` lists the most-reported cards with theirs.
+
+                Examples:
+                  soom admin reports --limit 20
+                  soom admin hide 0b6f…          (hide a card, as four reports would, without restricting its author)
+                  soom admin unhide 0b6f…        (show it again; its reports are cleared)
+                  soom admin restrict 7c2e… --days 7
+                  soom admin unrestrict 7c2e…
+                  soom admin counts
+                """,
+            subcommands: [Reports.self, Hide.self, Unhide.self, Restrict.self, Unrestrict.self, Counts.self])
+    }
+}
+
+/// Runs one admin action with the database options, printing its result on standard output.
+private func administer(_ options: DatabaseOptions, _ action: @escaping @Sendable (PostgresModeration) async throws -> String) async throws {
+    options.logFormat.bootstrap()
+    var logger = try options.logger()
+    // Migration notices would bury the answer: only warnings and worse, unless asked for more.
+    if logger.logLevel < .warning, ProcessInfo.processInfo.environment["SOOM_LOG_LEVEL"] == nil { logger.logLevel = .warning }
+    let output = try await options.withDatabase { database in
+        try await PostgresModeration.with(database, logger: logger, action)
+    }
+    FileHandle.standardOutput.write(Data((output + "\n").utf8))
+}
+
+/// An id argument: a UUID as the API shows it.
+private func parseID(_ text: String, _ what: String) throws -> UUID {
+    guard let id = UUID(uuidString: text) else { throw ValidationError("\(text) is not \(what) id (a UUID such as 0b6f1c2e-…)") }
+    return id
+}
+
+extension Soom.Admin {
+    struct Reports: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the most-reported cards, hidden or not, most reports first.",
+            discussion: "One line per card: reports, hidden or visible, the card id, its author's id, reports by reason, the start of its text.")
+
+        @Option(help: "How many cards to list (1-1000).")
+        var limit: Int = 20
+
+        @OptionGroup var options: DatabaseOptions
+
+        func validate() throws {
+            guard (1...1000).contains(self.limit) else { throw ValidationError("--limit must be between 1 and 1000") }
+        }
+
+        func run() async throws {
+            let limit = self.limit
+            try await administer(self.options) { moderation in
+                let cards = try await moderation.mostReported(limit: limit)
+                guard !cards.isEmpty else { return "No reports." }
+                return cards.map { card in
+                    let reasons = card.reasons.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                    let preview = card.preview.replacingOccurrences(of: "\n", with: " ")
+                    return "\(card.reports)\t\(card.hidden ? "hidden " : "visible")\tcard \(card.cardID.uuidString.lowercased())"
+                        + "\tauthor \(card.authorID.uuidString.lowercased())\t\(reasons)\t\(preview)"
+                }.joined(separator: "\n")
+            }
+        }
+    }
+
+    struct Hide: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Hide a card as reports would: it leaves every list and count, and its author is told.",
+            discussion: "Its author is not restricted by this; use `soom admin restrict` for that.")
+
+        @Argument(help: "The card's id.")
+        var card: String
+
+        @OptionGroup var options: DatabaseOptions
+
+        func validate() throws {
+            _ = try parseID(self.card, "a card")
+        }
+
+        func run() async throws {
+            let id = try parseID(self.card, "a card")
+            try await administer(self.options) { moderation in
+                try await moderation.hide(cardID: id) ? "Hidden card \(self.card)." : "No visible card \(self.card) (unknown, or hidden already)."
+            }
+        }
+    }
+
+    struct Unhide: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show a hidden card again: it counts once more, and its reports are cleared.",
+            discussion: "Its author's restriction, if any, stays; use `soom admin unrestrict` to lift it.")
+
+        @Argument(help: "The card's id.")
+        var card: String
+
+        @OptionGroup var options: DatabaseOptions
+
+        func validate() throws {
+            _ = try parseID(self.card, "a card")
+        }
+
+        func run() async throws {
+            let id = try parseID(self.card, "a card")
+            try await administer(self.options) { moderation in
+                try await moderation.unhide(cardID: id) ? "Card \(self.card) is visible again." : "No hidden card \(self.card)."
+            }
+        }
+    }
+
+    struct Restrict: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Keep an account from posting cards and comment cards for a number of days; it is told.",
+            discussion: """
+                The restriction ends at the later of its current end and now + --days; with --replace, exactly at \
+                now + --days (which may shorten it). Reading and everything else keep working.
+                """)
+
+        @Argument(help: "The account's id.")
+        var account: String
+
+        @Option(help: "Days from now (1-3650).")
+        var days: Int
+
+        @Flag(help: "End exactly after --days, even when a running restriction ends later.")
+        var replace = false
+
+        @OptionGroup var options: DatabaseOptions
+
+        func validate() throws {
+            _ = try parseID(self.account, "an account")
+            guard (1...3650).contains(self.days) else { throw ValidationError("--days must be between 1 and 3650") }
+        }
+
+        func run() async throws {
+            let id = try parseID(self.account, "an account")
+            let until = Date().addingTimeInterval(Double(self.days) * 86_400)
+            let replace = self.replace
+            try await administer(self.options) { moderation in
+                guard let end = try await moderation.restrict(accountID: id, until: until, replace: replace) else {
+                    return "No account \(self.account)."
+                }
+                return "Account \(self.account) may not post until \(end.formatted(Date.ISO8601FormatStyle()))."
+            }
+        }
+    }
+
+    struct Unrestrict: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Let a restricted account post again, now.")
+
+        @Argument(help: "The account's id.")
+        var account: String
+
+        @OptionGroup var options: DatabaseOptions
+
+        func validate() throws {
+            _ = try parseID(self.account, "an account")
+        }
+
+        func run() async throws {
+            let id = try parseID(self.account, "an account")
+            try await administer(self.options) { moderation in
+                try await moderation.unrestrict(accountID: id) ? "Account \(self.account) may post again." : "No account \(self.account)."
+            }
+        }
+    }
+
+    struct Counts: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show how many accounts, cards, tags, reports and sessions there are (exact counts).")
+
+        @OptionGroup var options: DatabaseOptions
+
+        func run() async throws {
+            try await administer(self.options) { moderation in
+                try await moderation.counts().map { "\($0.name.padding(toLength: 20, withPad: " ", startingAt: 0)) \($0.count)" }
+                    .joined(separator: "\n")
+            }
+        }
+    }
+}
