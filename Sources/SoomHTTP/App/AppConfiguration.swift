@@ -21,6 +21,8 @@ public struct AppConfiguration: Sendable {
     /// Count unauthenticated callers by the last `X-Forwarded-For` entry instead of the connection's
     /// peer: only behind a proxy that sets it (otherwise clients could pick their own address).
     public var trustForwardedFor: Bool
+    /// Called with the port once the server listens (useful with `port: 0`, as the tests do).
+    public var onServerRunning: (@Sendable (Int) async -> Void)?
 
     public init(
         hostname: String = "127.0.0.1", port: Int = 8080, database: DatabaseConfiguration, logLevel: Logger.Level = .info,
@@ -37,5 +39,6 @@ public struct AppConfiguration: Sendable {
         self.moderation = moderation
         self.rateLimits = rateLimits
         self.trustForwardedFor = trustForwardedFor
+        self.onServerRunning = nil
     }
 }

@@ -64,6 +64,7 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
         router: router,
         configuration: .init(address: .hostname(configuration.hostname, port: configuration.port), serverName: "soom"),
         services: [client] + jobs,
+        onServerRunning: { channel in await configuration.onServerRunning?(channel.localAddress?.port ?? 0) },
         logger: logger
     )
     if configuration.migrateOnStart {
