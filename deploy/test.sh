@@ -12,6 +12,7 @@
 #
 #   SOOM_DEPLOY_TEST_IMAGE   image tag to build and run        (default soom:deploy-test)
 #   SOOM_DEPLOY_TEST_BUILD   0 = use that image as it is       (default 1: build it)
+#   SOOM_DEPLOY_TEST_NO_CACHE 1 = build without Docker's layer cache (a cold build's time)
 #   SOOM_DEPLOY_TEST_KEEP    1 = keep the image afterwards     (default 1; 0 removes it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -88,9 +89,11 @@ trap 'exit 130' INT TERM
 # --- Build -----------------------------------------------------------------------------------
 build_seconds="(not built: SOOM_DEPLOY_TEST_BUILD=0)"
 if [[ ${SOOM_DEPLOY_TEST_BUILD:-1} != 0 ]]; then
-    say "building $image from deploy/Dockerfile (a cold build takes about ten minutes on two cores)"
+    say "building $image from deploy/Dockerfile (a cold build takes 9-15 minutes on two cores)"
     start=$(now)
-    docker build -f deploy/Dockerfile -t "$image" . >"$scratch/build.log" 2>&1 || { tail -40 "$scratch/build.log" >&2; fail "docker build failed"; }
+    cache=()
+    [[ ${SOOM_DEPLOY_TEST_NO_CACHE:-0} == 1 ]] && cache=(--no-cache)
+    docker build "${cache[@]}" -f deploy/Dockerfile -t "$image" . >"$scratch/build.log" 2>&1 || { tail -40 "$scratch/build.log" >&2; fail "docker build failed"; }
     build_seconds="$(since "$start") s"
     echo "built in ${build_seconds}"
 fi
