@@ -72,7 +72,8 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
             // While PostgreSQL is still unreachable at start-up, SIGTERM must stop the wait (a
             // container would otherwise be killed after its stop timeout).
             let applied = try await cancelWhenGracefulShutdown {
-                try await Migrator(client: client, migrations: try Migration.bundled(), logger: logger).migrate()
+                try await DatabaseProbe.waitUntilReachable(configuration.database, logger: logger)
+                return try await Migrator(client: client, migrations: try Migration.bundled(), logger: logger).migrate()
             }
             logger.info("database schema is up to date", metadata: ["applied": "\(applied.count)", "database": "\(configuration.database)"])
             migrated.signal()
