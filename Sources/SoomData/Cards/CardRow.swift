@@ -7,7 +7,7 @@ import SoomDomain
 enum CardRow {
     /// A card is live when it has not expired and has not been hidden by reports (deleted cards
     /// are gone from the table). Only live cards count anywhere and appear in any list.
-    static let live = "(c.expires_at IS NULL OR c.expires_at > now()) AND c.hidden_at IS NULL"
+    static let live = "\(unexpired) AND c.hidden_at IS NULL"
 
     /// Not expired, hidden or not: what the author may still open and delete.
     static let unexpired = "(c.expires_at IS NULL OR c.expires_at > now())"

@@ -84,7 +84,7 @@ public struct Database: Sendable {
     /// take locks of their own, and a rare cycle among them must not reach a client as a 5xx.
     ///
     /// Metrics: `soom_db_operations_in_flight` (running or waiting for a pooled connection) and
-    /// `soom_db_operation_duration_seconds` by kind and outcome, the deadline's wait included.
+    /// `soom_db_operation_duration` by kind and outcome, the deadline's wait included.
     func withDeadline<T: Sendable>(
         _ kind: OperationKind = .statement, _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
@@ -92,7 +92,7 @@ public struct Database: Sendable {
         let metrics = OperationMetrics.shared
         metrics.inFlight.increment()
         let started = ContinuousClock.now
-        var outcome = "error"
+        var outcome = OperationMetrics.Outcome.error
         defer {
             metrics.inFlight.decrement()
             metrics.duration(kind, outcome).recordNanoseconds(Self.nanoseconds(started.duration(to: .now)))
@@ -109,13 +109,13 @@ public struct Database: Sendable {
                     }
                 }
             }
-            outcome = "ok"
+            outcome = .ok
             return result
         } catch let error as PSQLError where error.isConnectionFailure {
-            outcome = "unavailable"
+            outcome = .unavailable
             throw DatabaseUnavailable(reason: "\(error.code)")
         } catch let error as DatabaseUnavailable {
-            outcome = "unavailable"
+            outcome = .unavailable
             throw error
         }
     }

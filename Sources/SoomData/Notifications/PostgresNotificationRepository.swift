@@ -75,12 +75,11 @@ public struct PostgresNotificationRepository: NotificationRepository {
                 SELECT gen_random_uuid(), r.account_id, 'favorite_tag_used', r.author_id, r.card_id, r.name, now()
                 FROM (
                     SELECT DISTINCT ON (f.account_id, c.id) f.account_id, c.author_id, c.id AS card_id, t.name
-                    FROM batch JOIN cards c ON c.id = batch.card_id AND (c.expires_at IS NULL OR c.expires_at > now()) AND c.hidden_at IS NULL
+                    FROM batch JOIN cards c ON c.id = batch.card_id AND \(unescaped: CardRow.live)
                     JOIN card_tags ct ON ct.card_id = c.id
                     JOIN favorite_tags f ON f.tag_key = ct.tag_key AND f.account_id <> c.author_id
                     JOIN tags t ON t.key = ct.tag_key
-                    WHERE NOT EXISTS (SELECT 1 FROM blocks b
-                                      WHERE b.blocker_id IN (f.account_id, c.author_id) AND b.blocked_id IN (f.account_id, c.author_id))
+                    WHERE \(unescaped: CardRow.notBlocked("f.account_id", "c.author_id"))
                     ORDER BY f.account_id, c.id, ct.tag_key) r
                 RETURNING 1)
             SELECT (SELECT count(*) FROM batch)::int, (SELECT count(*) FROM delivered)::int

@@ -32,7 +32,7 @@ struct RateLimitMiddleware<Context: RequestContext>: RouterMiddleware {
         headers[.rateLimitRemaining] = "\(decision.remaining)"
         headers[.rateLimitReset] = "\(decision.reset)"
         guard decision.allowed else {
-            RateLimitMiddleware.rejections[kind.rawValue].increment()
+            RateLimitRejections.counters[kind.rawValue].increment()
             headers[.retryAfter] = "\(decision.reset)"
             throw APIError(
                 .tooManyRequests, code: "rate_limited", message: "Too many requests; try again in \(decision.reset) seconds.",
@@ -58,13 +58,8 @@ struct RateLimitMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-extension RateLimitMiddleware {
-    /// `soom_rate_limit_rejections_total{limit}`: requests answered 429, by the limit they hit.
-    static var rejections: [Counter] {
-        RateLimitRejections.counters
-    }
-}
-
+/// `soom_rate_limit_rejections{limit}`: requests answered 429, by the limit they hit (indexed by
+/// `RateLimits.Kind.rawValue`). Not a static of the middleware: generic types cannot have one.
 private enum RateLimitRejections {
     static let counters = RateLimits.Kind.allCases.map { Counter(label: "soom_rate_limit_rejections", dimensions: [("limit", "\($0)")]) }
 }
