@@ -162,6 +162,64 @@ struct PeopleTests {
         }
     }
 
+    /// Both ways of finding a page (`FollowingStatements`): an account following 300 (over the
+    /// threshold) starts with the window of the latest feed, one following 20 probes per author.
+    /// The cards are laid out so that the wide reader's walk meets every case: a first page found
+    /// in the window, a page that finds a few cards in the window and must continue below it
+    /// (4,500 newer cards by strangers in between), and pages below which fewer cards than the
+    /// window remain. Stories that expired and hidden cards are among them. Every page must
+    /// equal what a plain query of all followed cards says.
+    @Test("the following feed is exact for 300 follows (window of the latest feed) and for 20 (per-author probes)")
+    func followingFeedStrategies() async throws {
+        try await withTestApp { client, database in
+            let tokens = try await database.makeAccounts(2)
+            let wide = try await client.accountID(tokens[0])
+            let narrow = try await client.accountID(tokens[1])
+            try await database.execute(
+                """
+                WITH made AS (
+                    INSERT INTO accounts (id, key_fingerprint, public_key, nickname, nickname_key, created_at)
+                    SELECT gen_random_uuid(), sha256(i::text::bytea), '\\x00', 'strat' || i, 'strat' || i, now()
+                    FROM generate_series(1, 600) i RETURNING id, nickname)
+                INSERT INTO follows (follower_id, followee_id, created_at)
+                SELECT \(UUID(uuidString: wide)!), id, now() FROM made WHERE substr(nickname, 6)::int <= 300
+                UNION ALL
+                SELECT \(UUID(uuidString: narrow)!), id, now() FROM made WHERE substr(nickname, 6)::int <= 20
+                """)
+            try await database.execute(
+                "UPDATE accounts a SET following_count = (SELECT count(*) FROM follows WHERE follower_id = a.id)")
+            // Oldest: 400 cards by followed accounts (every 7th an expired story, every 11th
+            // hidden); then 4,500 by strangers; newest: 30 by followed accounts among 300 more.
+            try await database.execute(
+                """
+                INSERT INTO cards (id, author_id, content, font, background_kind, background_ref, created_at, expires_at, hidden_at)
+                SELECT gen_random_uuid(), a.id, 'card ' || i, 'default', 'default', 'paper', now() - interval '3 days' + i * interval '1 second',
+                       CASE WHEN kind = 'old' AND i % 7 = 0 THEN now() - interval '1 hour' END,
+                       CASE WHEN kind = 'old' AND i % 11 = 0 THEN now() END
+                FROM (SELECT i, CASE WHEN i <= 400 THEN 'old' WHEN i <= 4900 OR i % 11 <> 0 THEN 'stranger' ELSE 'new' END AS kind
+                      FROM generate_series(1, 5230) i) s
+                JOIN accounts a ON a.nickname = 'strat' || CASE WHEN kind = 'stranger' THEN 301 + i % 300 ELSE 1 + i % 300 END
+                """)
+            for (token, id) in [(tokens[0], wide), (tokens[1], narrow)] {
+                let rows = try await database.rows(
+                    """
+                    SELECT c.id FROM cards c JOIN follows f ON f.followee_id = c.author_id AND f.follower_id = \(UUID(uuidString: id)!)
+                    WHERE c.parent_id IS NULL AND c.hidden_at IS NULL AND (c.expires_at IS NULL OR c.expires_at > now())
+                    ORDER BY c.created_at DESC, c.id DESC
+                    """)
+                let expected = try rows.map { try $0.decode(UUID.self).uuidString.lowercased() }
+                #expect(expected.count > (id == wide ? 300 : 20))
+                for limit in [7, 20, 50] {
+                    let feed = try await client.allPages("/v1/feeds/following", token: token, limit: limit)
+                    let ids = feed.map { $0.id.lowercased() }
+                    let firstDifference = zip(ids, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(ids.count, expected.count)
+                    let same = ids == expected
+                    #expect(same, "limit \(limit), \(id == wide ? "300" : "20") follows: \(ids.count) cards, \(expected.count) expected, first difference at \(firstDifference)")
+                }
+            }
+        }
+    }
+
     @Test("withdrawal takes its follows along and corrects the other accounts' counts")
     func withdrawalFollows() async throws {
         try await withTestApp { client, database in
