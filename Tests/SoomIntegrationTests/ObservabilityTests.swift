@@ -98,6 +98,18 @@ struct ObservabilityTests {
         let metadata = try #require(object["metadata"] as? [String: Any])
         #expect(metadata["fixed"] as? String == "value" && metadata["list"] as? [String] == ["a", "1"])
         #expect((metadata["map"] as? [String: String]) == ["k": "v"])
+        // The time is now, in the contract's form.
+        let time = try #require(object["time"] as? String)
+        let logged = try #require(try? Date(time, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+        #expect(time.count == 24 && abs(logged.timeIntervalSinceNow) < 5)
+    }
+
+    @Test("a request's duration is logged in milliseconds with two decimals")
+    func durationFormat() {
+        #expect(RequestLogMiddleware<AppRequestContext>.milliseconds(.milliseconds(12) + .microseconds(345)) == "12.34")
+        #expect(RequestLogMiddleware<AppRequestContext>.milliseconds(.microseconds(5)) == "0.00")
+        #expect(RequestLogMiddleware<AppRequestContext>.milliseconds(.seconds(2) + .milliseconds(1) + .microseconds(70)) == "2001.07")
+        #expect(RequestLogMiddleware<AppRequestContext>.milliseconds(.zero) == "0.00")
     }
 }
 

@@ -61,6 +61,19 @@ struct JSONWriter {
         self.needsComma = false
     }
 
+    /// A member's name that is not known at compile time (escaped like a string).
+    mutating func key(_ name: String) {
+        self.string(name)
+        self.bytes.append(UInt8(ascii: ":"))
+        self.needsComma = false
+    }
+
+    /// Ends a line of JSON Lines: a newline after the value.
+    mutating func newline() {
+        self.bytes.append(UInt8(ascii: "\n"))
+        self.needsComma = false
+    }
+
     mutating func string(_ value: String) {
         self.separate()
         self.bytes.append(UInt8(ascii: "\""))

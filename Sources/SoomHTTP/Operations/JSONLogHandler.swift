@@ -33,66 +33,49 @@ public struct JSONLogHandler: LogHandler {
         set { self.metadata[key] = newValue }
     }
 
+    /// Writes the line with `JSONWriter` (bytes in one buffer, no `String` concatenation or
+    /// Foundation formatters): at one line per request this runs thousands of times a second.
     public func log(event: LogEvent) {
         var merged = self.metadata
-        if let provided = self.metadataProvider?.get() { merged.merge(provided) { $1 } }
-        if let metadata = event.metadata { merged.merge(metadata) { $1 } }
-        var line = "{\"time\":\"\(Self.timestamp(Date()))\",\"level\":\"\(event.level.rawValue)\",\"label\":"
-        Self.appendString(self.label, to: &line)
-        line += ",\"message\":"
-        Self.appendString("\(event.message)", to: &line)
-        line += ",\"source\":"
-        Self.appendString(event.source, to: &line)
+        if let provided = self.metadataProvider?.get(), !provided.isEmpty { merged.merge(provided) { $1 } }
+        if let metadata = event.metadata, !metadata.isEmpty { merged.merge(metadata) { $1 } }
+        var line = JSONWriter(capacity: 320)
+        line.beginObject()
+        line.key("time")
+        line.timestamp(Date())
+        line.key("level")
+        line.string(event.level.rawValue)
+        line.key("label")
+        line.string(self.label)
+        line.key("message")
+        line.string(event.message.description)
+        line.key("source")
+        line.string(event.source)
         if !merged.isEmpty {
-            line += ",\"metadata\":"
-            Self.append(.dictionary(merged), to: &line)
+            line.key("metadata")
+            Self.write(.dictionary(merged), to: &line)
         }
-        line += "}\n"
-        self.write(Array(line.utf8))
+        line.endObject()
+        line.newline()
+        self.write(line.bytes)
     }
 
-    static func append(_ value: Logger.Metadata.Value, to line: inout String) {
+    static func write(_ value: Logger.Metadata.Value, to line: inout JSONWriter) {
         switch value {
-        case .string(let text): Self.appendString(text, to: &line)
-        case .stringConvertible(let convertible): Self.appendString(convertible.description, to: &line)
+        case .string(let text): line.string(text)
+        case .stringConvertible(let convertible): line.string(convertible.description)
         case .array(let items):
-            line += "["
-            for (index, item) in items.enumerated() {
-                if index > 0 { line += "," }
-                Self.append(item, to: &line)
-            }
-            line += "]"
+            line.beginArray()
+            for item in items { Self.write(item, to: &line) }
+            line.endArray()
         case .dictionary(let members):
-            line += "{"
-            for (index, key) in members.keys.sorted().enumerated() {
-                if index > 0 { line += "," }
-                Self.appendString(key, to: &line)
-                line += ":"
-                Self.append(members[key]!, to: &line)
+            line.beginObject()
+            for key in members.keys.sorted() {
+                line.key(key)
+                Self.write(members[key]!, to: &line)
             }
-            line += "}"
+            line.endObject()
         }
-    }
-
-    /// A JSON string literal: quotes, backslashes and control characters escaped.
-    static func appendString(_ text: String, to line: inout String) {
-        line += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": line += "\\\""
-            case "\\": line += "\\\\"
-            case "\n": line += "\\n"
-            case "\r": line += "\\r"
-            case "\t": line += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F: line += String(format: "\\u%04x", scalar.value)
-            default: line.unicodeScalars.append(scalar)
-            }
-        }
-        line += "\""
-    }
-
-    static func timestamp(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 }
 
