@@ -38,7 +38,11 @@ public struct PostgresCardRepository: CardRepository {
                 let (request, cardID) = try rows[0].decode((String, UUID).self)
                 return request == idempotency.request ? .replay(cardID) : .done(.idempotencyKeyReused)
             }
-            let outcome = try await Self.insert(card, run: { try await connection.query($0, logger: logger).collect() })
+            let outcome = try await Self.insert(card, run: { statement in
+                var rows: [CardStatements.Insert.Row] = []
+                for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+                return rows
+            })
             // Nothing was created: give the key back by rolling back.
             if case .created = outcome { return .done(outcome) }
             throw NotCreated(outcome: outcome)
@@ -64,64 +68,10 @@ public struct PostgresCardRepository: CardRepository {
         let outcome: CreateCardOutcome
     }
 
-    /// One statement: checks that the author may post (not restricted), the background's owner and the parent's liveness (and that neither
-    /// the author nor the parent's author blocked the other), counts the comment card on its parent
-    /// or the card on its author, inserts, records its tags (`card_tags` rows, `tags.usage_count`
-    /// + 1 each), notifies the parent's author, and queues the favourite-tag notifications when
-    /// another account favours one of the tags — all or nothing.
-    ///
-    /// Lock order (see `TagUsageSQL`): the author's account first (`author`, which every other
-    /// part waits for through `background_ok`), then the parent card, then tag rows in key order.
-    private static func insert(_ card: NewCard, run: (PostgresQuery) async throws -> [PostgresRow]) async throws -> CreateCardOutcome {
-        let draft = card.draft
-        let background = AccountRow.columns(of: draft.background.reference)
-        let uploadID: UUID? = if case .upload(let id) = draft.background { UUID(uuidString: id) } else { nil }
-        let tags = draft.tags.sorted { $0.key < $1.key }
-        let rows = try await run(
-            """
-            WITH author AS (SELECT id, restricted_until FROM accounts WHERE id = \(card.author.id) FOR NO KEY UPDATE),
-            restriction AS (SELECT restricted_until AS until FROM author WHERE restricted_until > now()),
-            background_ok AS (
-                SELECT EXISTS (SELECT 1 FROM author) AND NOT EXISTS (SELECT 1 FROM restriction) AND (\(background.kind) = 'default'
-                    OR EXISTS (SELECT 1 FROM images WHERE id = \(uploadID) AND owner_id = \(card.author.id))) AS ok),
-            parent AS (
-                UPDATE cards p SET comment_count = p.comment_count + 1
-                WHERE p.id = \(card.parentID) AND (p.expires_at IS NULL OR p.expires_at > now()) AND p.hidden_at IS NULL
-                  AND (SELECT ok FROM background_ok)
-                  AND NOT EXISTS (SELECT 1 FROM blocks b
-                                  WHERE b.blocker_id IN (\(card.author.id), p.author_id) AND b.blocked_id IN (\(card.author.id), p.author_id))
-                RETURNING p.id, p.author_id),
-            inserted AS (
-                INSERT INTO cards (id, author_id, parent_id, content, font, background_kind, background_ref, tags,
-                                   latitude, longitude, created_at, expires_at)
-                SELECT \(card.id), \(card.author.id), \(card.parentID), \(draft.content.text), \(draft.font.rawValue),
-                       \(background.kind), \(background.reference), \(draft.tags.map(\.name)),
-                       \(draft.location?.latitude), \(draft.location?.longitude), \(card.createdAt), \(card.expiresAt)
-                WHERE (SELECT ok FROM background_ok) AND (\(card.parentID)::uuid IS NULL OR EXISTS (SELECT 1 FROM parent))
-                RETURNING parent_id),
-            counted AS (
-                UPDATE accounts SET card_count = card_count + 1
-                WHERE id = \(card.author.id) AND EXISTS (SELECT 1 FROM inserted WHERE parent_id IS NULL)),
-            tagged AS (
-                INSERT INTO card_tags (tag_key, card_id, created_at)
-                SELECT k, \(card.id), \(card.createdAt) FROM unnest(\(tags.map(\.key))::text[]) AS k WHERE EXISTS (SELECT 1 FROM inserted)),
-            tag_counts AS (
-                INSERT INTO tags AS t (key, name, usage_count)
-                SELECT k, n, 1 FROM unnest(\(tags.map(\.key))::text[], \(tags.map(\.name))::text[]) AS u (k, n)
-                WHERE EXISTS (SELECT 1 FROM inserted) ORDER BY k COLLATE "C"
-                ON CONFLICT (key) DO UPDATE SET usage_count = t.usage_count + 1),
-            commented AS (
-                INSERT INTO notifications (id, recipient_id, type, actor_id, card_id, created_at)
-                SELECT gen_random_uuid(), p.author_id, 'card_commented', \(card.author.id), p.id, \(card.createdAt)
-                FROM parent p WHERE p.author_id <> \(card.author.id) AND EXISTS (SELECT 1 FROM inserted)),
-            favorite_tag_outbox AS (
-                INSERT INTO tag_notification_outbox (card_id, created_at)
-                SELECT \(card.id), \(card.createdAt) WHERE EXISTS (SELECT 1 FROM inserted) AND EXISTS (
-                    SELECT 1 FROM favorite_tags f WHERE f.tag_key = ANY (\(tags.map(\.key))::text[]) AND f.account_id <> \(card.author.id)))
-            SELECT (SELECT count(*) FROM inserted)::int, (SELECT ok FROM background_ok), EXISTS (SELECT 1 FROM author),
-                   (SELECT until FROM restriction)
-            """)
-        let (inserted, backgroundOK, authorExists, restrictedUntil) = try rows[0].decode((Int, Bool, Bool, Date?).self)
+    /// Posts the card with one prepared statement (`CardStatements.Insert`, which says what it
+    /// checks, writes and locks) and tells the outcome from its one row.
+    private static func insert(_ card: NewCard, run: (CardStatements.Insert) async throws -> [CardStatements.Insert.Row]) async throws -> CreateCardOutcome {
+        let (inserted, backgroundOK, authorExists, restrictedUntil) = try await run(CardStatements.Insert(card: card))[0]
         if inserted == 1 { return .created(card.asPosted) }
         if !authorExists { return .authorNotFound }
         if let restrictedUntil { return .authorRestricted(until: restrictedUntil) }
