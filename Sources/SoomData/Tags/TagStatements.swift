@@ -6,8 +6,7 @@ import SoomDomain
 ///
 /// As in `CardStatements`, the top ten and the tag feed are bounded by a constant inside and cut
 /// to `$n` outside, so that PostgreSQL's generic plan is costed for a few rows and used instead of
-/// re-planning every execution. Search is left to custom plans on purpose: the prefix decides the
-/// size of the key range, and a generic plan cannot see it.
+/// re-planning every execution.
 enum TagStatements {
     /// The most rows any tag list returns (search's largest `limit`).
     static let maximumRows = TagSearch.maximumLimit
@@ -36,29 +35,27 @@ enum TagStatements {
         }
     }
 
-    /// Prefix search ($1: the case-folded prefix; $2: the limit).
+    /// Prefix search: `$1` the case-folded prefix, `$2` the limit, `$3` the prefix's length in
+    /// characters (Unicode scalars, as PostgreSQL's `left` counts them), at most 3.
     ///
-    /// A prefix is a range of keys in byte order (`COLLATE "C"`; no allowed character sorts
-    /// after U+10FFFF). When that range holds at most `few` in-use tags they are read from
-    /// `tags_in_use_prefix_idx` and sorted by count. A short prefix can match thousands of
-    /// tags: then the ranked index is walked from the top, keeping matching keys, which stops
-    /// after `limit` matches — quick precisely because such a prefix is common.
+    /// One branch runs (the others are one-time filters that are false): a prefix of one, two or
+    /// three characters reads the first entries of `tags_first1_idx`, `…2` or `…3` — its group,
+    /// by count, exactly the answer. A longer prefix reads its three-character group by count and
+    /// keeps the keys that start with it. Nothing depends on the number of cards or tags beyond
+    /// the size of one three-character group.
     struct Search: PostgresPreparedStatement {
-        static let few = 256
         static let sql = """
-            WITH candidates AS MATERIALIZED (
-                SELECT key, name, usage_count FROM tags
-                WHERE key >= $1 AND key < $1 || chr(1114111) AND usage_count > 0
-                ORDER BY key LIMIT \(few + 1))
             SELECT name, usage_count FROM (
-                SELECT * FROM (SELECT key, name, usage_count FROM candidates ORDER BY usage_count DESC, key LIMIT $2) few
-                WHERE (SELECT count(*) FROM candidates) <= \(few)
+                (SELECT key, name, usage_count FROM tags WHERE left(key, 1) = $1 AND usage_count > 0 AND $3::int = 1
+                 ORDER BY usage_count DESC, key LIMIT \(maximumRows))
                 UNION ALL
-                SELECT * FROM (
-                    SELECT key, name, usage_count FROM tags WHERE usage_count > 0 AND starts_with(key, $1)
-                    ORDER BY usage_count DESC, key LIMIT $2) many
-                WHERE (SELECT count(*) FROM candidates) > \(few)) found
-            ORDER BY usage_count DESC, key
+                (SELECT key, name, usage_count FROM tags WHERE left(key, 2) = $1 AND usage_count > 0 AND $3::int = 2
+                 ORDER BY usage_count DESC, key LIMIT \(maximumRows))
+                UNION ALL
+                (SELECT key, name, usage_count FROM tags WHERE left(key, 3) = left($1, 3) AND starts_with(key, $1) AND usage_count > 0 AND $3::int = 3
+                 ORDER BY usage_count DESC, key LIMIT \(maximumRows))
+            ) found
+            ORDER BY usage_count DESC, key LIMIT $2
             """
         typealias Row = TagUsage
         static let boundedRows = TagStatements.maximumRows
@@ -67,9 +64,10 @@ enum TagStatements {
         let limit: Int
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 2)
+            var bindings = PostgresBindings(capacity: 3)
             bindings.append(self.prefix)
             bindings.append(min(self.limit, Self.boundedRows))
+            bindings.append(min(self.prefix.unicodeScalars.count, 3))
             return bindings
         }
 
