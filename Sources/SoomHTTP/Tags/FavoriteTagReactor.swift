@@ -48,7 +48,7 @@ extension FavoriteTagReactor.State: ResponseState {
         switch self {
         case .pending: throw IncompleteReactorState(state: "\(self)")
         case .favorite(let favorite): try JSON.response(.ok, FavoriteBody(favorite: favorite))
-        case .list(let items): try JSON.response(.ok, TagListBody(items: items.map(TagUsageBody.init)))
+        case .list(let items): JSON.response(.ok, writing: TagListBody(items: items.map(TagUsageBody.init)), capacity: 64 + items.count * 48)
         }
     }
 }

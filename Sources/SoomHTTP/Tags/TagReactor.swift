@@ -51,7 +51,7 @@ extension TagReactor.State: ResponseState {
     func response() throws -> Response {
         switch self {
         case .pending: throw IncompleteReactorState(state: "\(self)")
-        case .list(let items): try JSON.response(.ok, TagListBody(items: items.map(TagUsageBody.init)))
+        case .list(let items): JSON.response(.ok, writing: TagListBody(items: items.map(TagUsageBody.init)), capacity: 64 + items.count * 48)
         case .tag(let detail): try JSON.response(.ok, TagDetailBody(detail))
         }
     }
