@@ -30,7 +30,8 @@
 #   SOOM_BENCH_SKIP_BUILD (0); and SOOM_BENCH_WIDE_FOLLOWS (5000), SOOM_BENCH_FAVORITERS (10000),
 #   SOOM_BENCH_FAV_POSTS (320: posts of the capped runs; each makes SOOM_BENCH_FAVORITERS
 #   notifications), SOOM_BENCH_DEEP (10000: how many cards down the deep cursor points, at most
-#   half the feed), SOOM_BENCH_DRAIN_TIMEOUT (600 s).
+#   half the feed), SOOM_BENCH_DRAIN_TIMEOUT (600 s), SOOM_BENCH_PACE (2 posts/s) and
+#   SOOM_BENCH_PACED_POSTS (60): the paced runs that time single posts, plain and favourite tag.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -47,6 +48,8 @@ FAVORITERS=${SOOM_BENCH_FAVORITERS:-10000}
 FAV_POSTS=${SOOM_BENCH_FAV_POSTS:-320}
 DEEP=${SOOM_BENCH_DEEP:-10000}
 DRAIN_TIMEOUT=${SOOM_BENCH_DRAIN_TIMEOUT:-600}
+PACE=${SOOM_BENCH_PACE:-2}
+PACED_POSTS=${SOOM_BENCH_PACED_POSTS:-60}
 FAV_TAG=benchfavtag      # favoured by $FAVORITERS accounts (set up below)
 PLAIN_TAG=benchplaintag  # favoured by nobody (checked below)
 URL="http://127.0.0.1:$PORT"
@@ -299,6 +302,25 @@ while before "$T0" 120; do
 done
 note "one post with '$FAV_TAG': $DELIVERED of $FAVORITERS_NOW notifications delivered $(elapsed "$T0") s after the 201"
 
+# Latency at a steady pace, one post at a time: what one person posting feels while the favourite
+# tag's notifications are fanned out in the background (PACE posts/s; the fan-out's capacity
+# must exceed PACE x favouriters, or the outbox would only grow). Plain tag first, then the
+# favourite tag, then wait for the outbox to drain.
+paced() { # tag
+    python3 "$HERE/paced.py" "$URL" "$WORK/writers" "$1" "$PACE" "$PACED_POSTS" | tee -a "$WORK/paced.txt" >&2
+    local line; line=$(tail -1 "$WORK/paced.txt")
+    printf '| POST /v1/cards at %s/s, one at a time, tag %s | %s | %s | %s | %s |\n' "$PACE" "$1" \
+        "$(sed 's/.*p50_ms=\([^ ]*\).*/\1 ms/' <<<"$line")" "$(sed 's/.*p90_ms=\([^ ]*\).*/\1 ms/' <<<"$line")" \
+        "$(sed 's/.*p99_ms=\([^ ]*\).*/\1 ms/' <<<"$line")" "$(sed 's/.*max_ms=\([^ ]*\).*/\1 ms/' <<<"$line")" >>"$WORK/paced.md"
+}
+printf '| Paced posts | p50 | p90 | p99 | max |\n|---|---:|---:|---:|---:|\n' >"$WORK/paced.md"
+say "paced posts: $PACED_POSTS at $PACE/s with '$PLAIN_TAG', then with '$FAV_TAG'"
+paced "$PLAIN_TAG"
+paced "$FAV_TAG"
+T0=$(now)
+while [ "$(sql "SELECT count(*) FROM tag_notification_outbox")" != 0 ] && before "$T0" "$DRAIN_TIMEOUT"; do sleep 0.2; done
+note "paced run: the outbox was empty $(elapsed "$T0") s after the last paced post"
+
 # The same number of posts with the plain and the favourite tag, from the same 32 writers.
 PER_THREAD=$(( (FAV_POSTS + THREADS - 1) / THREADS ))
 FAV_BEFORE=$(sql "SELECT count(*) FROM notifications WHERE type = 'favorite_tag_used'")
@@ -325,6 +347,8 @@ DRIFT=$(sql "SELECT count(*) FROM accounts a WHERE follower_count <> (SELECT cou
 {
     echo
     cat "$WORK/results.md"
+    echo
+    cat "$WORK/paced.md"
     echo
     cat "$WORK/notes.txt"
     echo "server peak RSS: $(( $(cat "$WORK/peak-rss" 2>/dev/null || echo 0) / 1024 )) MiB; cards at start: $TOTAL; follows: $FOLLOWS;" \
