@@ -89,3 +89,10 @@ enum CardRow {
         return "(c.created_at, c.id) < (timestamptz 'epoch' + \(micros)::int8 * interval '1 microsecond', \(id))"
     }
 }
+
+/// A prepared statement whose rows are `CardRow.select`'s columns: a card and its keyset position.
+protocol CardRowStatement: PostgresPreparedStatement where Row == (card: Card, micros: Int64) {}
+
+extension CardRowStatement {
+    func decodeRow(_ row: PostgresRow) throws -> Row { try CardRow.decode(row) }
+}

@@ -18,9 +18,8 @@ enum CardStatements {
     static let maximumPageRows = PageRequest.maximumLimit + 1
 
     /// One card as the viewer ($1) sees it.
-    struct Detail: PostgresPreparedStatement {
+    struct Detail: CardRowStatement {
         static let sql = "SELECT \(CardRow.select(viewer: "$1")) \(CardStatements.from) WHERE c.id = $2 AND \(CardRow.readable(by: "$1"))"
-        typealias Row = (card: Card, micros: Int64)
 
         let viewer: UUID
         let id: UUID
@@ -31,35 +30,23 @@ enum CardStatements {
             bindings.append(self.id)
             return bindings
         }
-
-        func decodeRow(_ row: PostgresRow) throws -> Row { try CardRow.decode(row) }
     }
 
     /// The first page of the latest feed.
-    struct LatestFirst: PostgresPreparedStatement {
+    struct LatestFirst: FirstPageStatement {
         static let sql = """
             SELECT * FROM (
                 SELECT \(CardRow.select(viewer: "$1")) \(CardStatements.from)
                 WHERE c.parent_id IS NULL AND \(CardRow.visible(to: "$1")) ORDER BY c.created_at DESC, c.id DESC LIMIT \(CardStatements.maximumPageRows)
             ) page LIMIT $2
             """
-        typealias Row = (card: Card, micros: Int64)
 
         let viewer: UUID
         let limit: Int
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 2)
-            bindings.append(self.viewer)
-            bindings.append(min(self.limit, CardStatements.maximumPageRows))
-            return bindings
-        }
-
-        func decodeRow(_ row: PostgresRow) throws -> Row { try CardRow.decode(row) }
     }
 
     /// A later page of the latest feed, after a keyset position.
-    struct LatestAfter: PostgresPreparedStatement {
+    struct LatestAfter: LaterPageStatement {
         static let sql = """
             SELECT * FROM (
                 SELECT \(CardRow.select(viewer: "$1")) \(CardStatements.from)
@@ -68,21 +55,44 @@ enum CardStatements {
                 ORDER BY c.created_at DESC, c.id DESC LIMIT \(CardStatements.maximumPageRows)
             ) page LIMIT $4
             """
-        typealias Row = (card: Card, micros: Int64)
 
         let viewer: UUID
         let position: FeedPosition
         let limit: Int
+    }
+}
 
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 4)
-            bindings.append(self.viewer)
-            bindings.append(self.position.createdAtMicros)
-            bindings.append(self.position.id)
-            bindings.append(min(self.limit, CardStatements.maximumPageRows))
-            return bindings
-        }
+/// A feed's first page that needs only the viewer (`$1`) and the page's rows (`$2`, at most
+/// `CardStatements.maximumPageRows`).
+protocol FirstPageStatement: CardRowStatement {
+    var viewer: UUID { get }
+    var limit: Int { get }
+}
 
-        func decodeRow(_ row: PostgresRow) throws -> Row { try CardRow.decode(row) }
+extension FirstPageStatement {
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 2)
+        bindings.append(self.viewer)
+        bindings.append(min(self.limit, CardStatements.maximumPageRows))
+        return bindings
+    }
+}
+
+/// A feed's later page: the viewer (`$1`), the cursor's microseconds (`$2`) and card ID (`$3`),
+/// and the page's rows (`$4`, at most `CardStatements.maximumPageRows`).
+protocol LaterPageStatement: CardRowStatement {
+    var viewer: UUID { get }
+    var position: FeedPosition { get }
+    var limit: Int { get }
+}
+
+extension LaterPageStatement {
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 4)
+        bindings.append(self.viewer)
+        bindings.append(self.position.createdAtMicros)
+        bindings.append(self.position.id)
+        bindings.append(min(self.limit, CardStatements.maximumPageRows))
+        return bindings
     }
 }

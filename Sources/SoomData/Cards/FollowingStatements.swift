@@ -42,10 +42,11 @@ enum FollowingStatements {
 
     static let rows = CardStatements.maximumPageRows
 
-    /// The statement's text. Parameters: `$1` viewer, `$2` the page's rows (`limit + 1`), and with
-    /// a cursor `$3` its microseconds and `$4` its card ID.
+    /// The statement's text, with `FirstPageStatement`'s parameters (`$1` viewer, `$2` the page's
+    /// rows) or `LaterPageStatement`'s (`$1` viewer, `$2`/`$3` the cursor, `$4` the page's rows).
     static func sql(afterCursor: Bool) -> String {
-        let after = afterCursor ? " AND (c.created_at, c.id) < (timestamptz 'epoch' + $3::int8 * interval '1 microsecond', $4)" : ""
+        let after = afterCursor ? " AND (c.created_at, c.id) < (timestamptz 'epoch' + $2::int8 * interval '1 microsecond', $3)" : ""
+        let pageRows = afterCursor ? "$4" : "$2"
         let ownLive = "c.parent_id IS NULL AND \(CardRow.live)\(after) AND (c.created_at, c.id) < (SELECT created_at, id FROM upper)"
         return """
             WITH me AS (
@@ -59,14 +60,14 @@ enum FollowingStatements {
                     WHERE (r.expires_at IS NULL OR r.expires_at > now())
                       AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = $1 AND f.followee_id = r.author_id OFFSET 0)
                     ORDER BY r.created_at DESC, r.id DESC LIMIT \(rows)) h
-                LIMIT $2),
+                LIMIT \(pageRows)),
             edge AS (
                 SELECT c.created_at, c.id FROM cards c
                 WHERE c.parent_id IS NULL AND c.hidden_at IS NULL\(after) AND (SELECT wide FROM me)
                 ORDER BY c.created_at DESC, c.id DESC OFFSET \(window - 1) LIMIT 1),
             fallback AS (
                 SELECT NOT COALESCE((SELECT wide FROM me), false)
-                    OR ((SELECT count(*) FROM hits) < $2 AND EXISTS (SELECT 1 FROM edge)) AS needed),
+                    OR ((SELECT count(*) FROM hits) < \(pageRows) AND EXISTS (SELECT 1 FROM edge)) AS needed),
             upper AS (
                 SELECT created_at, id FROM (
                     SELECT created_at, id FROM edge
@@ -81,7 +82,7 @@ enum FollowingStatements {
                 WHERE f.follower_id = $1 AND (SELECT needed FROM fallback)),
             bound AS (
                 SELECT created_at, id FROM (
-                    (SELECT created_at, id FROM heads ORDER BY created_at DESC, id DESC OFFSET $2 - 1 LIMIT 1)
+                    (SELECT created_at, id FROM heads ORDER BY created_at DESC, id DESC OFFSET \(pageRows) - 1 LIMIT 1)
                     UNION ALL SELECT '-infinity'::timestamptz, '00000000-0000-0000-0000-000000000000'::uuid) b
                 ORDER BY created_at DESC LIMIT 1),
             candidates AS (
@@ -89,13 +90,13 @@ enum FollowingStatements {
                 FROM heads hd CROSS JOIN LATERAL (
                     SELECT c.created_at, c.id FROM cards c
                     WHERE c.author_id = hd.author_id AND \(ownLive) AND (c.created_at, c.id) >= (SELECT created_at, id FROM bound)
-                    ORDER BY c.created_at DESC, c.id DESC LIMIT $2) k
+                    ORDER BY c.created_at DESC, c.id DESC LIMIT \(pageRows)) k
                 WHERE (hd.created_at, hd.id) >= (SELECT created_at, id FROM bound)),
             page AS (
                 SELECT * FROM (
                     SELECT created_at, id FROM hits UNION ALL SELECT created_at, id FROM candidates
                     ORDER BY created_at DESC, id DESC LIMIT \(rows)) p
-                LIMIT $2)
+                LIMIT \(pageRows))
             SELECT \(CardRow.select(viewer: "$1"))
             FROM page JOIN cards c ON c.id = page.id \(CardRow.joins(viewer: "$1"))
             WHERE \(CardRow.visible(to: "$1"))
@@ -104,41 +105,19 @@ enum FollowingStatements {
     }
 
     /// The first page.
-    struct First: PostgresPreparedStatement {
+    struct First: FirstPageStatement {
         static let sql = FollowingStatements.sql(afterCursor: false)
-        typealias Row = (card: Card, micros: Int64)
 
         let viewer: UUID
         let limit: Int
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 2)
-            bindings.append(self.viewer)
-            bindings.append(min(self.limit, FollowingStatements.rows))
-            return bindings
-        }
-
-        func decodeRow(_ row: PostgresRow) throws -> Row { try CardRow.decode(row) }
     }
 
     /// A later page, below a keyset position.
-    struct After: PostgresPreparedStatement {
+    struct After: LaterPageStatement {
         static let sql = FollowingStatements.sql(afterCursor: true)
-        typealias Row = (card: Card, micros: Int64)
 
         let viewer: UUID
         let position: FeedPosition
         let limit: Int
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 4)
-            bindings.append(self.viewer)
-            bindings.append(min(self.limit, FollowingStatements.rows))
-            bindings.append(self.position.createdAtMicros)
-            bindings.append(self.position.id)
-            return bindings
-        }
-
-        func decodeRow(_ row: PostgresRow) throws -> Row { try CardRow.decode(row) }
     }
 }

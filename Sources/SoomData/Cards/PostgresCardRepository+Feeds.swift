@@ -6,26 +6,22 @@ extension PostgresCardRepository {
     /// One SQL round trip per page (a second only to tell an empty list from a missing subject).
     /// Asks for one card more than the page to know whether another page follows.
     public func page(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
-        if case .latest = feed {
-            let rows =
-                if let position {
-                    try await self.database.rows(CardStatements.LatestAfter(viewer: viewer, position: position, limit: limit + 1))
-                } else {
-                    try await self.database.rows(CardStatements.LatestFirst(viewer: viewer, limit: limit + 1))
-                }
-            return Self.page(rows, limit: limit)
-        }
-        if case .tag(let tag) = feed {
-            let rows =
-                if let position {
-                    try await self.database.rows(TagStatements.FeedAfter(viewer: viewer, key: tag.key, position: position, limit: limit + 1))
-                } else {
-                    try await self.database.rows(TagStatements.FeedFirst(viewer: viewer, key: tag.key, limit: limit + 1))
-                }
-            return Self.page(rows, limit: limit)
-        }
-        if case .following = feed {
-            return try await self.followingPage(after: position, limit: limit, viewer: viewer)
+        switch feed {
+        case .latest:
+            return try await self.preparedPage(
+                after: position, limit: limit, first: CardStatements.LatestFirst(viewer: viewer, limit: limit + 1),
+                after: { CardStatements.LatestAfter(viewer: viewer, position: $0, limit: limit + 1) })
+        case .tag(let tag):
+            return try await self.preparedPage(
+                after: position, limit: limit, first: TagStatements.FeedFirst(viewer: viewer, key: tag.key, limit: limit + 1),
+                after: { TagStatements.FeedAfter(viewer: viewer, key: tag.key, position: $0, limit: limit + 1) })
+        case .following:
+            // Fan-out on read; how a page is found is described at `FollowingStatements`.
+            return try await self.preparedPage(
+                after: position, limit: limit, first: FollowingStatements.First(viewer: viewer, limit: limit + 1),
+                after: { FollowingStatements.After(viewer: viewer, position: $0, limit: limit + 1) })
+        case .popular, .nearby, .author, .comments:
+            break
         }
         var builder = SQLBuilder()
         let viewerParameter = builder.bind(viewer)
@@ -33,8 +29,6 @@ extension PostgresCardRepository {
         var conditions = [CardRow.visible(to: viewerParameter)]
         var distance: String?
         switch feed {
-        case .latest:
-            conditions.append("c.parent_id IS NULL")
         case .author(let id):
             conditions.append("c.author_id = \(builder.bind(id)) AND c.parent_id IS NULL")
         case .comments(let parent):
@@ -45,8 +39,8 @@ extension PostgresCardRepository {
             conditions.append(nearby)
         case .popular:
             return try await self.popularPage(after: position, limit: limit, viewer: viewer)
-        case .tag, .following:
-            preconditionFailure("tag and following feeds are read above")
+        case .latest, .tag, .following:
+            preconditionFailure("the latest, tag and following feeds are read by prepared statements above")
         }
         if let position {
             conditions.append(CardRow.after(position, &builder))
@@ -61,6 +55,14 @@ extension PostgresCardRepository {
     }
 
     /// A page from `limit + 1` newest-first rows: the extra row only says that another page follows.
+    /// A page read by a prepared statement: `first` without a cursor, `after(position)` below one.
+    private func preparedPage<First: CardRowStatement, After: CardRowStatement>(
+        after position: FeedPosition?, limit: Int, first: First, after: (FeedPosition) -> After
+    ) async throws -> FeedPage {
+        let rows = if let position { try await self.database.rows(after(position)) } else { try await self.database.rows(first) }
+        return Self.page(rows, limit: limit)
+    }
+
     static func page(_ rows: [(card: Card, micros: Int64)], limit: Int) -> FeedPage {
         let page = rows.prefix(limit)
         let next = rows.count > limit ? page.last.map { FeedPosition(createdAtMicros: $0.micros, id: $0.card.id) } : nil

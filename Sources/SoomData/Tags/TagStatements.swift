@@ -80,14 +80,13 @@ enum TagStatements {
     static let feedFrom = "FROM card_tags t JOIN cards c ON c.id = t.card_id \(CardRow.joins(viewer: "$1"))"
 
     /// The first page of a tag feed: viewer $1, tag key $2, limit $3.
-    struct FeedFirst: PostgresPreparedStatement {
+    struct FeedFirst: CardRowStatement {
         static let sql = """
             SELECT * FROM (
                 SELECT \(CardRow.select(viewer: "$1")) \(TagStatements.feedFrom)
                 WHERE t.tag_key = $2 AND \(CardRow.visible(to: "$1")) ORDER BY t.created_at DESC, t.card_id DESC LIMIT \(CardStatements.maximumPageRows)
             ) page LIMIT $3
             """
-        typealias Row = (card: Card, micros: Int64)
         static let boundedRows = CardStatements.maximumPageRows
 
         let viewer: UUID
@@ -101,12 +100,10 @@ enum TagStatements {
             bindings.append(min(self.limit, Self.boundedRows))
             return bindings
         }
-
-        func decodeRow(_ row: PostgresRow) throws -> Row { try CardRow.decode(row) }
     }
 
     /// A later page of a tag feed, after a keyset position: viewer $1, key $2, micros $3, id $4, limit $5.
-    struct FeedAfter: PostgresPreparedStatement {
+    struct FeedAfter: CardRowStatement {
         static let sql = """
             SELECT * FROM (
                 SELECT \(CardRow.select(viewer: "$1")) \(TagStatements.feedFrom)
@@ -115,7 +112,6 @@ enum TagStatements {
                 ORDER BY t.created_at DESC, t.card_id DESC LIMIT \(CardStatements.maximumPageRows)
             ) page LIMIT $5
             """
-        typealias Row = (card: Card, micros: Int64)
         static let boundedRows = CardStatements.maximumPageRows
 
         let viewer: UUID
@@ -132,7 +128,5 @@ enum TagStatements {
             bindings.append(min(self.limit, Self.boundedRows))
             return bindings
         }
-
-        func decodeRow(_ row: PostgresRow) throws -> Row { try CardRow.decode(row) }
     }
 }
