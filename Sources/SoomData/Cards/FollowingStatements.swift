@@ -28,8 +28,9 @@ import SoomDomain
 ///
 /// The threshold: a window entry costs ~2 µs, a per-author probe ~16 µs (warm cache, this
 /// machine), so with `A` accounts posting, the window wins from about √(2A) follows (~320 at
-/// 50,000). At worst (just over the threshold, followed accounts that rarely post) a page costs
-/// the full window plus the probes: about twice the probes alone.
+/// 50,000). At worst (the newest cards are all by accounts the reader does not follow) a page
+/// costs the full window and its edge on top of the probes: measured at 5,000 follows, 24 ms of
+/// PostgreSQL against 18 ms for the probes alone.
 ///
 /// As in `CardStatements`, inner bounds are constants and `$n` cuts the page outside, so that the
 /// generic plan is costed for a few rows.
