@@ -37,10 +37,16 @@ private func administer(_ options: DatabaseOptions, _ action: @escaping @Sendabl
     FileHandle.standardOutput.write(Data((output + "\n").utf8))
 }
 
-/// An id argument: a UUID as the API shows it.
+/// An id argument: a UUID as the API shows it. Parsed once, by ArgumentParser (`transform:`),
+/// so a malformed id is a usage error before any database work.
 private func parseID(_ text: String, _ what: String) throws -> UUID {
     guard let id = UUID(uuidString: text) else { throw ValidationError("\(text) is not \(what) id (a UUID such as 0b6f1c2e-…)") }
     return id
+}
+
+/// An id as the API shows it (lowercase), for the commands' answers.
+private func shown(_ id: UUID) -> String {
+    id.uuidString.lowercased()
 }
 
 extension Soom.Admin {
@@ -66,8 +72,8 @@ extension Soom.Admin {
                 return cards.map { card in
                     let reasons = card.reasons.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
                     let preview = card.preview.replacingOccurrences(of: "\n", with: " ")
-                    return "\(card.reports)\t\(card.hidden ? "hidden " : "visible")\tcard \(card.cardID.uuidString.lowercased())"
-                        + "\tauthor \(card.authorID.uuidString.lowercased())\t\(reasons)\t\(preview)"
+                    return "\(card.reports)\t\(card.hidden ? "hidden " : "visible")\tcard \(shown(card.cardID))"
+                        + "\tauthor \(shown(card.authorID))\t\(reasons)\t\(preview)"
                 }.joined(separator: "\n")
             }
         }
@@ -78,19 +84,14 @@ extension Soom.Admin {
             abstract: "Hide a card as reports would: it leaves every list and count, and its author is told.",
             discussion: "Its author is not restricted by this; use `soom admin restrict` for that.")
 
-        @Argument(help: "The card's id.")
-        var card: String
+        @Argument(help: "The card's id.", transform: { try parseID($0, "a card") })
+        var card: UUID
 
         @OptionGroup var options: DatabaseOptions
 
-        func validate() throws {
-            _ = try parseID(self.card, "a card")
-        }
-
         func run() async throws {
-            let id = try parseID(self.card, "a card")
             try await administer(self.options) { moderation in
-                try await moderation.hide(cardID: id) ? "Hidden card \(self.card)." : "No visible card \(self.card) (unknown, or hidden already)."
+                try await moderation.hide(cardID: self.card) ? "Hidden card \(shown(self.card))." : "No visible card \(shown(self.card)) (unknown, or hidden already)."
             }
         }
     }
@@ -100,19 +101,14 @@ extension Soom.Admin {
             abstract: "Show a hidden card again: it counts once more, and its reports are cleared.",
             discussion: "Its author's restriction, if any, stays; use `soom admin unrestrict` to lift it.")
 
-        @Argument(help: "The card's id.")
-        var card: String
+        @Argument(help: "The card's id.", transform: { try parseID($0, "a card") })
+        var card: UUID
 
         @OptionGroup var options: DatabaseOptions
 
-        func validate() throws {
-            _ = try parseID(self.card, "a card")
-        }
-
         func run() async throws {
-            let id = try parseID(self.card, "a card")
             try await administer(self.options) { moderation in
-                try await moderation.unhide(cardID: id) ? "Card \(self.card) is visible again." : "No hidden card \(self.card)."
+                try await moderation.unhide(cardID: self.card) ? "Card \(shown(self.card)) is visible again." : "No hidden card \(shown(self.card))."
             }
         }
     }
@@ -125,8 +121,8 @@ extension Soom.Admin {
                 now + --days (which may shorten it). Reading and everything else keep working.
                 """)
 
-        @Argument(help: "The account's id.")
-        var account: String
+        @Argument(help: "The account's id.", transform: { try parseID($0, "an account") })
+        var account: UUID
 
         @Option(help: "Days from now (1-3650).")
         var days: Int
@@ -137,19 +133,17 @@ extension Soom.Admin {
         @OptionGroup var options: DatabaseOptions
 
         func validate() throws {
-            _ = try parseID(self.account, "an account")
             guard (1...3650).contains(self.days) else { throw ValidationError("--days must be between 1 and 3650") }
         }
 
         func run() async throws {
-            let id = try parseID(self.account, "an account")
             let until = Date().addingTimeInterval(Double(self.days) * 86_400)
             let replace = self.replace
             try await administer(self.options) { moderation in
-                guard let end = try await moderation.restrict(accountID: id, until: until, replace: replace) else {
-                    return "No account \(self.account)."
+                guard let end = try await moderation.restrict(accountID: self.account, until: until, replace: replace) else {
+                    return "No account \(shown(self.account))."
                 }
-                return "Account \(self.account) may not post until \(end.formatted(Date.ISO8601FormatStyle()))."
+                return "Account \(shown(self.account)) may not post until \(end.formatted(Date.ISO8601FormatStyle()))."
             }
         }
     }
@@ -157,19 +151,14 @@ extension Soom.Admin {
     struct Unrestrict: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Let a restricted account post again, now.")
 
-        @Argument(help: "The account's id.")
-        var account: String
+        @Argument(help: "The account's id.", transform: { try parseID($0, "an account") })
+        var account: UUID
 
         @OptionGroup var options: DatabaseOptions
 
-        func validate() throws {
-            _ = try parseID(self.account, "an account")
-        }
-
         func run() async throws {
-            let id = try parseID(self.account, "an account")
             try await administer(self.options) { moderation in
-                try await moderation.unrestrict(accountID: id) ? "Account \(self.account) may post again." : "No account \(self.account)."
+                try await moderation.unrestrict(accountID: self.account) ? "Account \(shown(self.account)) may post again." : "No account \(shown(self.account))."
             }
         }
     }
