@@ -13,7 +13,7 @@ public struct PostgresCardRepository: CardRepository {
 
     public func create(_ card: NewCard, idempotency: IdempotencyRecord?) async throws -> CreateCardOutcome {
         guard let idempotency else {
-            return try await Self.insert(card, run: { try await self.database.rows($0) })
+            return Self.outcome(of: card, try await self.database.rows(CardStatements.Insert(card: card)))
         }
         let logger = self.database.logger
         let outcome: IdempotentCreation
@@ -38,11 +38,7 @@ public struct PostgresCardRepository: CardRepository {
                 let (request, cardID) = try rows[0].decode((String, UUID).self)
                 return request == idempotency.request ? .replay(cardID) : .done(.idempotencyKeyReused)
             }
-            let outcome = try await Self.insert(card, run: { statement in
-                var rows: [CardStatements.Insert.Row] = []
-                for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
-                return rows
-            })
+            let outcome = Self.outcome(of: card, try await Database.collect(connection.execute(CardStatements.Insert(card: card), logger: logger)))
             // Nothing was created: give the key back by rolling back.
             if case .created = outcome { return .done(outcome) }
             throw NotCreated(outcome: outcome)
@@ -68,10 +64,10 @@ public struct PostgresCardRepository: CardRepository {
         let outcome: CreateCardOutcome
     }
 
-    /// Posts the card with one prepared statement (`CardStatements.Insert`, which says what it
-    /// checks, writes and locks) and tells the outcome from its one row.
-    private static func insert(_ card: NewCard, run: (CardStatements.Insert) async throws -> [CardStatements.Insert.Row]) async throws -> CreateCardOutcome {
-        let (inserted, backgroundOK, authorExists, restrictedUntil) = try await run(CardStatements.Insert(card: card))[0]
+    /// What posting the card came to, from the one row of `CardStatements.Insert` (which says
+    /// what it checks, writes and locks).
+    private static func outcome(of card: NewCard, _ rows: [CardStatements.Insert.Row]) -> CreateCardOutcome {
+        let (inserted, backgroundOK, authorExists, restrictedUntil) = rows[0]
         if inserted == 1 { return .created(card.asPosted) }
         if !authorExists { return .authorNotFound }
         if let restrictedUntil { return .authorRestricted(until: restrictedUntil) }

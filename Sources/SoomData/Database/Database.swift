@@ -30,10 +30,17 @@ public struct Database: Sendable {
     /// Runs a prepared statement (parsed and planned once per connection) and returns its rows.
     public func rows<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] where Statement.Row: Sendable {
         try await self.withDeadline(.prepared) {
-            var rows: [Statement.Row] = []
-            for try await row in try await self.client.execute(statement, logger: self.logger) { rows.append(row) }
-            return rows
+            try await Self.collect(self.client.execute(statement, logger: self.logger))
         }
+    }
+
+    /// All the rows of a prepared statement's result, as `PostgresRowSequence.collect()` gives
+    /// them for plain queries (a mapped sequence has no `collect()`). Also for statements run on a
+    /// transaction's connection.
+    static func collect<Rows: AsyncSequence>(_ rows: Rows) async throws -> [Rows.Element] {
+        var collected: [Rows.Element] = []
+        for try await row in rows { collected.append(row) }
+        return collected
     }
 
     /// The first row of a prepared statement, if any.
