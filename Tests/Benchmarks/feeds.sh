@@ -32,21 +32,15 @@ BIN="$ROOT/.build-release/release/soom"
 SERVER_PID=""
 MONITOR_PID=""
 
-say() { printf '[feeds.sh %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+BENCH_NAME=feeds.sh
+. "$HERE/common.sh"
 cleanup() {
     [ -n "$MONITOR_PID" ] && kill "$MONITOR_PID" 2>/dev/null || true
-    if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
-        kill -TERM "$SERVER_PID"
-        for _ in $(seq 60); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.5; done
-    fi
+    stop_server
 }
 trap cleanup EXIT
 
-command -v wrk >/dev/null || { apt-get update -q && apt-get install -y -q wrk; }
-if [ "$SKIP_BUILD" != 1 ]; then
-    say "building the release server"
-    (cd "$ROOT" && swift build -c release --scratch-path .build-release --product soom >&2)
-fi
+install_and_build
 
 if [ ! -f "$DATA/postgres/PG_VERSION" ]; then
     say "seeding $DATA with $SEED_CARDS cards (set-based, takes a minute or two for 1M)"
@@ -57,8 +51,7 @@ fi
 say "starting the server on $URL"
 SOOM_RATE_LIMIT=off "$BIN" serve --port "$PORT" --data-directory "$DATA" >"$WORK/server.log" 2>&1 &
 SERVER_PID=$!
-for _ in $(seq 120); do curl -sf "$URL/readyz" >/dev/null && break; sleep 0.5; done
-curl -sf "$URL/readyz" >/dev/null || { cat "$WORK/server.log" >&2; exit 1; }
+wait_ready
 
 # Peak resident memory of the server while the runs go on.
 ( peak=0; while kill -0 "$SERVER_PID" 2>/dev/null; do

@@ -58,32 +58,21 @@ BIN="$ROOT/.build-release/release/soom"
 SERVER_PID=""
 MONITOR_PID=""
 
-say() { printf '[people.sh %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+BENCH_NAME=people.sh
+. "$HERE/common.sh"
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }   # seconds since $1
 before() { awk -v a="$1" -v b="$(now)" -v limit="$2" 'BEGIN { exit !(b - a < limit) }'; }  # fewer than $2 s since $1
 cleanup() {
     [ -n "$MONITOR_PID" ] && kill "$MONITOR_PID" 2>/dev/null || true
-    [ "${HOLD_LOCK:-0}" = 1 ] && rm -f /tmp/soom-bench.lock
-    if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
-        kill -TERM "$SERVER_PID"
-        for _ in $(seq 60); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.5; done
-    fi
+    release_lock
+    stop_server
 }
 trap cleanup EXIT
 
-command -v wrk >/dev/null || { apt-get update -q && apt-get install -y -q wrk; }
-if [ "$SKIP_BUILD" != 1 ]; then
-    say "building the release server"
-    (cd "$ROOT" && swift build -c release --scratch-path .build-release --product soom >&2)
-fi
+install_and_build
 
-# Quiet cores: wait for other benchmarks and compilers, then hold the lock until the end.
-while [ -e /tmp/soom-bench.lock ] || pgrep -x swift-frontend >/dev/null || pgrep -x swift-build >/dev/null; do
-    say "waiting for /tmp/soom-bench.lock or a compiler"; sleep 10
-done
-echo "people.sh $$" >/tmp/soom-bench.lock
-HOLD_LOCK=1
+take_lock
 
 if [ ! -f "$DATA/postgres/PG_VERSION" ]; then
     say "seeding $DATA with $SEED_CARDS cards, $((SEED_CARDS / 20)) accounts, $((SEED_CARDS)) follows (set-based, a few minutes for 1M)"
@@ -94,8 +83,7 @@ fi
 say "starting the server on $URL"
 SOOM_RATE_LIMIT=off "$BIN" serve --port "$PORT" --data-directory "$DATA" >"$WORK/server.log" 2>&1 &
 SERVER_PID=$!
-for _ in $(seq 120); do curl -sf "$URL/readyz" >/dev/null && break; sleep 0.5; done
-curl -sf "$URL/readyz" >/dev/null || { cat "$WORK/server.log" >&2; exit 1; }
+wait_ready
 
 # Peak resident memory of the server while the runs go on.
 ( peak=0; while kill -0 "$SERVER_PID" 2>/dev/null; do

@@ -23,37 +23,22 @@ chmod 755 "$WORK"  # the embedded cluster runs as postgres when this runs as roo
 BIN="$ROOT/.build-release/release/soom"
 SERVER_PID=""
 
-say() { printf '[ratelimit.sh %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-stop_server() {
-    if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
-        kill -TERM "$SERVER_PID"
-        for _ in $(seq 60); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.5; done
-    fi
-    SERVER_PID=""
-}
+BENCH_NAME=ratelimit.sh
+. "$HERE/common.sh"
 cleanup() {
     stop_server
-    [ "${HOLD_LOCK:-0}" = 1 ] && rm -f /tmp/soom-bench.lock
+    release_lock
     rm -rf "$WORK"
 }
 trap cleanup EXIT
 
-command -v wrk >/dev/null || { apt-get update -q && apt-get install -y -q wrk; }
-if [ "$SKIP_BUILD" != 1 ]; then
-    say "building the release server"
-    (cd "$ROOT" && swift build -c release --scratch-path .build-release --product soom >&2)
-fi
-while [ -e /tmp/soom-bench.lock ] || pgrep -x swift-frontend >/dev/null || pgrep -x swift-build >/dev/null; do
-    say "waiting for /tmp/soom-bench.lock or a compiler"; sleep 10
-done
-echo "ratelimit.sh $$" >/tmp/soom-bench.lock
-HOLD_LOCK=1
+install_and_build
+take_lock
 
 start_server() {  # $1: extra environment for the server, e.g. SOOM_RATE_LIMIT=off
     env $1 "$BIN" serve --port "$PORT" --data-directory "$WORK/data" >>"$WORK/server.log" 2>&1 &
     SERVER_PID=$!
-    for _ in $(seq 120); do curl -sf "$URL/readyz" >/dev/null && break; sleep 0.5; done
-    curl -sf "$URL/readyz" >/dev/null || { cat "$WORK/server.log" >&2; exit 1; }
+    wait_ready
 }
 
 cat >"$WORK/tokens.lua" <<LUA

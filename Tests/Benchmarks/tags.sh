@@ -34,29 +34,18 @@ BIN="$ROOT/.build-release/release/soom"
 SERVER_PID=""
 MONITOR_PID=""
 
-say() { printf '[tags.sh %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+BENCH_NAME=tags.sh
+. "$HERE/common.sh"
 cleanup() {
     [ -n "$MONITOR_PID" ] && kill "$MONITOR_PID" 2>/dev/null || true
-    [ "${HOLD_LOCK:-0}" = 1 ] && rm -f /tmp/soom-bench.lock
-    if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
-        kill -TERM "$SERVER_PID"
-        for _ in $(seq 60); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.5; done
-    fi
+    release_lock
+    stop_server
 }
 trap cleanup EXIT
 
-command -v wrk >/dev/null || { apt-get update -q && apt-get install -y -q wrk; }
-if [ "$SKIP_BUILD" != 1 ]; then
-    say "building the release server"
-    (cd "$ROOT" && swift build -c release --scratch-path .build-release --product soom >&2)
-fi
+install_and_build
 
-# Quiet cores: wait for other benchmarks and compilers, then hold the lock until the end.
-while [ -e /tmp/soom-bench.lock ] || pgrep -x swift-frontend >/dev/null || pgrep -x swift-build >/dev/null; do
-    say "waiting for /tmp/soom-bench.lock or a compiler"; sleep 10
-done
-echo "tags.sh $$" >/tmp/soom-bench.lock
-HOLD_LOCK=1
+take_lock
 
 if [ ! -f "$DATA/postgres/PG_VERSION" ]; then
     say "seeding $DATA with $SEED_CARDS cards (set-based, takes a minute or two for 1M)"
@@ -67,8 +56,7 @@ fi
 say "starting the server on $URL"
 SOOM_RATE_LIMIT=off "$BIN" serve --port "$PORT" --data-directory "$DATA" >"$WORK/server.log" 2>&1 &
 SERVER_PID=$!
-for _ in $(seq 120); do curl -sf "$URL/readyz" >/dev/null && break; sleep 0.5; done
-curl -sf "$URL/readyz" >/dev/null || { cat "$WORK/server.log" >&2; exit 1; }
+wait_ready
 
 # Peak resident memory of the server while the runs go on.
 ( peak=0; while kill -0 "$SERVER_PID" 2>/dev/null; do
