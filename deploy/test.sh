@@ -125,6 +125,14 @@ wait_up() {
     done
     fail "soom did not become ready and healthy within two minutes"
 }
+# up_and_wait WHICH: compose up (no build), then wait_up from that moment, and say how long it took.
+up_and_wait() {
+    local start
+    start=$(now)
+    dc up -d --no-build >"$scratch/up.log" 2>&1 || { cat "$scratch/up.log" >&2; fail "compose up$1 failed"; }
+    wait_up "$start"
+    echo "serving ${serving} s and healthy ${healthy} s after up"
+}
 # json FILE KEY.KEY…: a field of a JSON response.
 json() { python3 -c 'import json, sys
 value = json.load(open(sys.argv[1]))
@@ -170,11 +178,8 @@ PY
 
 # --- Up --------------------------------------------------------------------------------------
 say "compose project $project: up (serving on $base)"
-start=$(now)
-dc up -d --no-build >"$scratch/up.log" 2>&1 || { cat "$scratch/up.log" >&2; fail "compose up failed"; }
-wait_up "$start"
+up_and_wait ""
 first_serving=$serving first_healthy=$healthy
-echo "serving ${first_serving} s and healthy ${first_healthy} s after up"
 [[ $(docker exec "$(container soom)" id -u) != 0 ]] || fail "the server runs as root"
 
 # --- Sign up a device and post a card (README: "A device signs up with openssl and curl") ---
@@ -216,11 +221,8 @@ python3 -c "import sys; sys.exit(float(sys.argv[1]) > float(sys.argv[2]))" "$dow
 
 # --- Up again: the account, its session and the card survived -------------------------------
 say "up again"
-start=$(now)
-dc up -d --no-build >"$scratch/up.log" 2>&1 || { cat "$scratch/up.log" >&2; fail "compose up (again) failed"; }
-wait_up "$start"
+up_and_wait " (again)"
 second_serving=$serving second_healthy=$healthy
-echo "serving ${second_serving} s and healthy ${second_healthy} s after up"
 expect 200 "$(request me GET /v1/me -H "Authorization: Bearer $token")" "GET /v1/me with the session from before down"
 [[ $(json "$scratch/me.json" id) == "$account_id" ]] || fail "GET /v1/me is another account"
 challenge login
