@@ -99,11 +99,21 @@ extension Soom {
             help: "Seconds in-flight requests get to finish after SIGTERM before they are cancelled (env SOOM_SHUTDOWN_TIMEOUT).")
         var shutdownTimeout: Int = ProcessInfo.processInfo.environment["SOOM_SHUTDOWN_TIMEOUT"].flatMap(Int.init) ?? 20
 
+        @Option(
+            name: .customLong("session-cache"),
+            help: """
+                Seconds a checked session may be answered from memory, 0-300; 0 reads every request's session from the \
+                database (env SOOM_SESSION_CACHE). Sign-out, withdrawal and profile changes reach every instance at once \
+                through PostgreSQL notifications; this is only the upper bound.
+                """)
+        var sessionCache: Int = ProcessInfo.processInfo.environment["SOOM_SESSION_CACHE"].flatMap(Int.init) ?? 10
+
         @OptionGroup var options: DatabaseOptions
         @OptionGroup var safety: SafetyOptions
 
         func validate() throws {
             guard (1...600).contains(self.shutdownTimeout) else { throw ValidationError("--shutdown-timeout must be 1-600 seconds") }
+            guard (0...300).contains(self.sessionCache) else { throw ValidationError("--session-cache must be 0-300 seconds") }
         }
 
         func run() async throws {
@@ -113,7 +123,7 @@ extension Soom {
             try await self.options.withDatabase { database in
                 let configuration = AppConfiguration(
                     hostname: self.hostname, port: self.port, database: database, logLevel: try self.options.level,
-                    moderation: try self.safety.moderation(), rateLimits: try self.safety.rateLimits(),
+                    sessionCacheLifetime: Double(self.sessionCache), moderation: try self.safety.moderation(), rateLimits: try self.safety.rateLimits(),
                     trustForwardedFor: self.safety.trustForwardedFor)
                 // SIGTERM or SIGINT: stop accepting, let in-flight requests finish for at most
                 // --shutdown-timeout seconds, then cancel what is left; the pool closes, and the

@@ -96,8 +96,13 @@ public struct PostgresIdentityRepository: IdentityRepository {
         }
     }
 
-    public func account(sessionTokenHash: [UInt8], now: Date) async throws -> Account? {
-        try await self.database.first(SessionAccountStatement(tokenHash: Data(sessionTokenHash), now: now))
+    public func session(tokenHash: [UInt8], now: Date) async throws -> LiveSession? {
+        try await self.database.first(SessionAccountStatement(tokenHash: Data(tokenHash), now: now))
+    }
+
+    public func account(id: UUID) async throws -> Account? {
+        let rows = try await self.database.rows("SELECT \(unescaped: AccountRow.columns("a")) FROM accounts a WHERE a.id = \(id)")
+        return try rows.first.map { try AccountRow.decode($0) }
     }
 
     public func deleteSession(tokenHash: [UInt8]) async throws {

@@ -2,15 +2,15 @@ import Foundation
 import PostgresNIO
 import SoomDomain
 
-/// The account behind a live session token: run on every authenticated request, so it is a
-/// prepared statement (parsed and planned once per connection, not once per request).
+/// A live session and its account: run on every authenticated request that `SessionCache` cannot
+/// answer, so it is a prepared statement (parsed and planned once per connection, not once per request).
 struct SessionAccountStatement: PostgresPreparedStatement {
     static let sql = """
-        SELECT \(AccountRow.columns("a")) FROM sessions s JOIN accounts a ON a.id = s.account_id
+        SELECT \(AccountRow.columns("a")), s.expires_at FROM sessions s JOIN accounts a ON a.id = s.account_id
         WHERE s.token_hash = $1 AND s.expires_at > $2
         """
 
-    typealias Row = Account
+    typealias Row = LiveSession
 
     let tokenHash: Data
     let now: Date
@@ -22,7 +22,7 @@ struct SessionAccountStatement: PostgresPreparedStatement {
         return bindings
     }
 
-    func decodeRow(_ row: PostgresRow) throws -> Account {
-        try AccountRow.decode(row)
+    func decodeRow(_ row: PostgresRow) throws -> LiveSession {
+        LiveSession(account: try AccountRow.decode(row), expiresAt: try row.makeRandomAccess()[AccountRow.columnCount].decode(Date.self))
     }
 }

@@ -21,8 +21,10 @@ public protocol IdentityRepository: Sendable {
         codeHash: [UInt8], newKey: any DeviceKey, session: StoredSession, challenge: Challenge, now: Date
     ) async throws -> TransferOutcome
 
-    /// The account a live session token hash belongs to.
-    func account(sessionTokenHash: [UInt8], now: Date) async throws -> Account?
+    /// The live session a token hash belongs to, with its account.
+    func session(tokenHash: [UInt8], now: Date) async throws -> LiveSession?
+    /// The account with this id, as it is now.
+    func account(id: UUID) async throws -> Account?
     func deleteSession(tokenHash: [UInt8]) async throws
     /// When this key's last account withdrew, if it ever did.
     func lastWithdrawal(fingerprint: [UInt8]) async throws -> Date?

@@ -14,6 +14,8 @@ public struct AppConfiguration: Sendable {
     public var backgroundJobs: Bool
     /// How long a read of the top ten tags may be served again, in seconds (0…1; 0 = always read).
     public var tagRankingCacheLifetime: Double
+    /// The longest a checked session is answered from memory, in seconds (0 = always read); see `SessionCache`.
+    public var sessionCacheLifetime: Double
     /// When reports hide a card and how long its author is restricted.
     public var moderation: ModerationPolicy
     /// The `/v1` rate limits of this instance; nil switches them off (`SOOM_RATE_LIMIT=off`).
@@ -27,7 +29,7 @@ public struct AppConfiguration: Sendable {
     public init(
         hostname: String = "127.0.0.1", port: Int = 8080, database: DatabaseConfiguration, logLevel: Logger.Level = .info,
         migrateOnStart: Bool = true, backgroundJobs: Bool = true, tagRankingCacheLifetime: Double = 0.25,
-        moderation: ModerationPolicy = .default, rateLimits: RateLimits? = RateLimits(), trustForwardedFor: Bool = false
+        sessionCacheLifetime: Double = 10, moderation: ModerationPolicy = .default, rateLimits: RateLimits? = RateLimits(), trustForwardedFor: Bool = false
     ) {
         self.hostname = hostname
         self.port = port
@@ -36,6 +38,7 @@ public struct AppConfiguration: Sendable {
         self.migrateOnStart = migrateOnStart
         self.backgroundJobs = backgroundJobs
         self.tagRankingCacheLifetime = tagRankingCacheLifetime
+        self.sessionCacheLifetime = sessionCacheLifetime
         self.moderation = moderation
         self.rateLimits = rateLimits
         self.trustForwardedFor = trustForwardedFor

@@ -25,7 +25,8 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
     let client = PostgresClient(configuration: configuration.database.clientConfiguration, backgroundLogger: logger)
     let database = Database(client: client, logger: logger)
     let identityRepository = PostgresIdentityRepository(database: database)
-    let identity = IdentityEnvironment(repository: identityRepository, crypto: OpenSSLIdentityCrypto())
+    let sessions = SessionCache(lifetime: configuration.sessionCacheLifetime)
+    let identity = IdentityEnvironment(repository: identityRepository, crypto: OpenSSLIdentityCrypto(), sessions: sessions)
     let cardRepository = PostgresCardRepository(database: database)
     let cards = CardEnvironment(cards: cardRepository, moderation: configuration.moderation)
     let images = PostgresImageStore(database: database)
@@ -35,6 +36,10 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
 
     // Background jobs, once the schema is migrated
     let migrated = OneTimeSignal(signalled: !configuration.migrateOnStart)
+    // The session cache is used only while this listener hears the database's account changes.
+    let sessionListener: [any Service] =
+        configuration.sessionCacheLifetime > 0
+        ? [SessionInvalidationListener(database: configuration.database, cache: sessions, startAfter: migrated, logger: logger)] : []
     let jobs: [any Service] =
         configuration.backgroundJobs
         ? [
@@ -63,7 +68,7 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(configuration.hostname, port: configuration.port), serverName: "soom"),
-        services: [client] + jobs,
+        services: [client] + sessionListener + jobs,
         onServerRunning: { channel in await configuration.onServerRunning?(channel.localAddress?.port ?? 0) },
         logger: logger
     )

@@ -67,7 +67,7 @@ struct IdentityController {
 
     private func meReactor(_ context: AuthenticatedContext) -> MeReactor {
         MeReactor(
-            caller: context.caller, updateProfile: UpdateProfile(self.environment), withdraw: Withdraw(self.environment),
-            issueTransferCode: IssueTransferCode(self.environment))
+            caller: context.caller, showAccount: ShowAccount(self.environment), updateProfile: UpdateProfile(self.environment),
+            withdraw: Withdraw(self.environment), issueTransferCode: IssueTransferCode(self.environment))
     }
 }

@@ -25,6 +25,7 @@ struct MeReactor: Reactor {
     }
 
     let caller: Authenticate.Caller
+    let showAccount: ShowAccount
     let updateProfile: UpdateProfile
     let withdraw: Withdraw
     let issueTransferCode: IssueTransferCode
@@ -33,8 +34,7 @@ struct MeReactor: Reactor {
     func mutate(action: Action) async throws -> [Mutation] {
         switch action {
         case .show:
-            // The account was read while authenticating: no second query.
-            return [.loaded(self.caller.account)]
+            return [.loaded(try await self.showAccount(self.caller))]
         case .update(let input):
             return [.updated(try await self.updateProfile(self.caller, input))]
         case .withdraw(let reason):

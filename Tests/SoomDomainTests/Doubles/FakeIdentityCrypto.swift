@@ -69,8 +69,10 @@ struct World {
     let repository = InMemoryIdentityRepository()
     let clock = TestClock()
     let crypto = FakeIdentityCrypto()
+    /// Off unless a test passes one (and resumes it, as the listener would).
+    var sessions = SessionCache(lifetime: 0)
     var environment: IdentityEnvironment {
-        IdentityEnvironment(repository: self.repository, crypto: self.crypto, now: { [clock] in clock.now })
+        IdentityEnvironment(repository: self.repository, crypto: self.crypto, sessions: self.sessions, now: { [clock] in clock.now })
     }
 
     /// Issues a challenge and signs it as device `name` for `purpose`.

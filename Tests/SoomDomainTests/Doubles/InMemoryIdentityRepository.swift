@@ -80,11 +80,17 @@ final class InMemoryIdentityRepository: IdentityRepository {
         }
     }
 
-    func account(sessionTokenHash: [UInt8], now: Date) async throws -> Account? {
+    func session(tokenHash: [UInt8], now: Date) async throws -> LiveSession? {
         self.storage.withLock { storage in
-            guard let session = storage.sessions[sessionTokenHash], session.expiresAt > now else { return nil }
-            return storage.accounts[session.accountID]?.account
+            guard let session = storage.sessions[tokenHash], session.expiresAt > now,
+                let account = storage.accounts[session.accountID]?.account
+            else { return nil }
+            return LiveSession(account: account, expiresAt: session.expiresAt)
         }
+    }
+
+    func account(id: UUID) async throws -> Account? {
+        self.storage.withLock { $0.accounts[id]?.account }
     }
 
     func deleteSession(tokenHash: [UInt8]) async throws {

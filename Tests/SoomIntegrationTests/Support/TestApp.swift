@@ -6,6 +6,7 @@ import NIOCore
 import PostgresNIO
 import SoomData
 import SoomDomain
+import Testing
 @testable import SoomHTTP
 
 /// Runs `test` against the real application (the same `buildApplication` as production) on a
@@ -58,6 +59,50 @@ private func runTestApp(_ options: AppOptions, _ test: @escaping @Sendable (any 
         throw error
     }
     try await TestPostgres.shared.drop(configuration)
+}
+
+/// Runs `test` against two instances of the application sharing one fresh database, as behind a
+/// load balancer, each with the given session-cache lifetime.
+func withTwoTestApps(
+    sessionCacheLifetime: Double,
+    _ test: @escaping @Sendable (any TestClientProtocol, any TestClientProtocol, TestDatabase) async throws -> Void
+) async throws {
+    try await TestAppSlots.withSlot {
+        var configuration = try await TestPostgres.shared.makeDatabase()
+        configuration.maximumConnections = 4
+        let database = TestDatabase(configuration: configuration)
+        func app() throws -> some ApplicationProtocol {
+            try buildApplication(
+                AppConfiguration(
+                    hostname: "127.0.0.1", port: 0, database: configuration, logLevel: .warning, migrateOnStart: false,
+                    tagRankingCacheLifetime: 0, sessionCacheLifetime: sessionCacheLifetime, rateLimits: nil))
+        }
+        do {
+            let (first, second) = (try app(), try app())
+            try await first.test(.ahc(.http)) { one in
+                try await second.test(.ahc(.http)) { two in
+                    try await test(one, two, database)
+                }
+            }
+        } catch {
+            try? await TestPostgres.shared.drop(configuration)
+            throw error
+        }
+        try await TestPostgres.shared.drop(configuration)
+    }
+}
+
+/// Polls `condition` every 20 ms until it holds, for at most `timeout`; records a failure if it never does.
+func eventually(
+    _ what: String, timeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation,
+    _ condition: () async throws -> Bool
+) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try await condition() { return }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    Issue.record("never happened within \(timeout): \(what)", sourceLocation: sourceLocation)
 }
 
 /// Direct access to a test's database, for checking what a request did (or did not) change.

@@ -1,14 +1,22 @@
 import Foundation
 
-/// What every identity use case works with: storage, cryptography and the time.
+/// What every identity use case works with: storage, cryptography, recently checked sessions
+/// and the time.
 public struct IdentityEnvironment: Sendable {
     public let repository: any IdentityRepository
     public let crypto: any IdentityCrypto
+    /// Sessions `Authenticate` may answer from memory; the use cases that end sessions or change
+    /// an account's identity invalidate it. Off (lifetime 0) unless given.
+    public let sessions: SessionCache
     public let now: @Sendable () -> Date
 
-    public init(repository: any IdentityRepository, crypto: any IdentityCrypto, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        repository: any IdentityRepository, crypto: any IdentityCrypto, sessions: SessionCache = SessionCache(lifetime: 0),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.repository = repository
         self.crypto = crypto
+        self.sessions = sessions
         self.now = now
     }
 

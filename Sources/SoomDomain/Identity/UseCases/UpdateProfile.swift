@@ -28,7 +28,10 @@ public struct UpdateProfile: Sendable {
         if let choice = input.profileImage {
             changes.profileImage = .some(try await self.profileImages.resolve(choice, for: caller.account.id))
         }
-        if changes == ProfileChanges() { return caller.account }
-        return try await self.environment.repository.updateProfile(accountID: caller.account.id, changes: changes)
+        if changes == ProfileChanges() { return try await ShowAccount(self.environment)(caller) }
+        let account = try await self.environment.repository.updateProfile(accountID: caller.account.id, changes: changes)
+        // Cached sessions carry the old name and picture; other instances hear of it from the database.
+        self.environment.sessions.invalidate(account: account.id)
+        return account
     }
 }

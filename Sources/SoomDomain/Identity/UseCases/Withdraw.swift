@@ -10,5 +10,7 @@ public struct Withdraw: Sendable {
     public func callAsFunction(_ caller: Authenticate.Caller, reason: String) async throws {
         let reason = try ProfileText.withdrawalReason(reason)
         try await self.environment.repository.withdraw(accountID: caller.account.id, reason: reason, now: self.environment.now())
+        // Other instances hear of it from the database; this one must not wait for that.
+        self.environment.sessions.invalidate(account: caller.account.id)
     }
 }
