@@ -33,7 +33,7 @@ struct ObservabilityTests {
                 "http_server_request_duration_bucket{http_route=\"/v1/cards/{id}/like\"", "http_server_active_requests",
                 "soom_db_operations_in_flight", "soom_db_pool_size", "soom_db_operation_duration_count{kind=\"statement\",outcome=\"ok\"}",
                 "soom_reactor_mutations{reactor=\"CardReactor\",mutation=\"posted\"}", "soom_rate_limit_rejections{limit=\"posting\"}",
-                "soom_likes", "soom_sign_ups", "soom_cards_posted{kind=\"card\"}",
+                "soom_likes", "soom_sign_ups", "soom_cards_posted{kind=\"card\"}", "soom_session_cache_listening",
             ] {
                 #expect(text.contains(series), "missing \(series)")
             }

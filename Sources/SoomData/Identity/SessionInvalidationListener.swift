@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import PostgresNIO
 import ServiceLifecycle
 import SoomDomain
@@ -15,6 +16,8 @@ import SoomDomain
 ///   1, 2, 4 … up to 30 seconds between attempts, and resumes.
 /// A silent network loss is what the heartbeat is for: a dead connection does not always fail
 /// by itself, and notifications sent meanwhile would be lost.
+///
+/// Metric: `soom_session_cache_listening`, 1 while the cache is in use, else 0.
 public struct SessionInvalidationListener: Service {
     let database: DatabaseConfiguration
     let cache: SessionCache
@@ -47,6 +50,8 @@ public struct SessionInvalidationListener: Service {
     struct NotificationsEnded: Error {}
 
     public func run() async throws {
+        let listening = Gauge(label: "soom_session_cache_listening")
+        listening.record(0)
         await cancelWhenGracefulShutdown {
             var delay = Duration.seconds(1)
             while !Task.isCancelled {
@@ -55,7 +60,10 @@ public struct SessionInvalidationListener: Service {
                     continue
                 }
                 do {
-                    try await self.listen { delay = .seconds(1) }
+                    try await self.listen {
+                        delay = .seconds(1)
+                        listening.record(1)
+                    }
                 } catch where Task.isCancelled || error is CancellationError {
                     break  // stopping: the notifications end because this task was cancelled
                 } catch {
@@ -64,11 +72,13 @@ public struct SessionInvalidationListener: Service {
                         metadata: ["error": "\(loggableDescription(of: error))", "retryIn": "\(delay)"])
                 }
                 self.cache.suspend()
+                listening.record(0)
                 try? await Task.sleep(for: delay)
                 delay = min(delay * 2, .seconds(30))
             }
         }
         self.cache.suspend()
+        listening.record(0)
     }
 
     /// One connection's life: returns or throws only when it ends.
