@@ -27,8 +27,14 @@ enum CardRow {
     }
 
     /// Neither of the two accounts (SQL expressions) blocked the other.
+    ///
+    /// `OFFSET 0` keeps this a per-row probe (a filter on the rows the feed's index yields)
+    /// instead of letting the planner turn it into an anti-join. Estimating an anti-join against
+    /// an empty or tiny `blocks` table (every new site), it expected *no* card to survive, chose to
+    /// read and sort the whole `cards` table, and a feed page of a 40,000-card site took 2.4 s
+    /// instead of 0.25 ms.
     static func notBlocked(_ one: String, _ other: String) -> String {
-        "NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id IN (\(one), \(other)) AND b.blocked_id IN (\(one), \(other)))"
+        "NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id IN (\(one), \(other)) AND b.blocked_id IN (\(one), \(other)) OFFSET 0)"
     }
 
     /// The joins every card read needs, after `cards c`: the author `a`, and the viewer's like `l`
