@@ -46,12 +46,15 @@ enum CardRow {
     }
 
     /// The columns `decode` reads, for `viewer`; `distance` is an SQL expression or nil.
-    /// Needs `joins(viewer:)` in the FROM clause.
+    /// Needs `joins(viewer:)` in the FROM clause. `parent_deleted` probes the parent's primary
+    /// key; `OFFSET 0` stops PostgreSQL from turning it into a hashed subplan that reads every
+    /// live card once per page (it did so in generic plans whenever it expected many rows).
     static func select(viewer: String, distance: String? = nil) -> String {
         """
         c.id, c.content, c.font, c.background_kind, c.background_ref, c.tags, c.parent_id,
         (c.parent_id IS NOT NULL AND NOT EXISTS (
-            SELECT 1 FROM cards p WHERE p.id = c.parent_id AND (p.expires_at IS NULL OR p.expires_at > now()) AND p.hidden_at IS NULL)) AS parent_deleted,
+            SELECT 1 FROM cards p WHERE p.id = c.parent_id AND (p.expires_at IS NULL OR p.expires_at > now()) AND p.hidden_at IS NULL
+            OFFSET 0)) AS parent_deleted,
         c.created_at, c.expires_at, c.like_count, c.comment_count,
         l.account_id IS NOT NULL AS liked_by_me,
         c.author_id = \(viewer) AS is_mine,
