@@ -76,6 +76,20 @@ struct SessionCacheTests {
         #expect(cache.count == 1)
     }
 
+    @Test("invalidating everything empties the cache, refuses older reads, and keeps it on")
+    func invalidateAll() {
+        let cache = Self.listening()
+        cache.store(Self.session(), tokenHash: [1], ticket: cache.ticket(), now: Self.start)
+        let ticket = cache.ticket()
+        cache.invalidateAll()
+        #expect(cache.count == 0)
+        #expect(cache.isActive)
+        cache.store(Self.session(), tokenHash: [2], ticket: ticket, now: Self.start)
+        #expect(cache.count == 0)
+        cache.store(Self.session(), tokenHash: [2], ticket: cache.ticket(), now: Self.start)
+        #expect(cache.count == 1)
+    }
+
     @Test("losing the listener empties the cache and stops it until it is back")
     func suspend() {
         let cache = Self.listening()

@@ -30,6 +30,9 @@ struct SessionCacheIntegrationTests {
             let running = Task { try await listener.run() }
             defer { running.cancel() }
             try await eventually("the listener connects") { cache.isActive }
+            // Five heartbeats (notifications sent and heard back) later, it is still on.
+            try await Task.sleep(for: .seconds(1))
+            #expect(cache.isActive)
 
             let (token, registered) = try await TestDevice.a.register(client)
             let me = try #require((registered["id"] as? String).flatMap(UUID.init(uuidString:)))
@@ -67,6 +70,13 @@ struct SessionCacheIntegrationTests {
             #expect(try await client.send(.delete, "/v1/me", json: ["reason": "bye"], token: token).status == .noContent)
             try await eventually("withdrawal drops the entry") { !Self.cached(cache, [1]) }
 
+            // TRUNCATE fires no row trigger: its statement trigger empties every cache.
+            Self.keep(cache, other, [2])
+            Self.keep(cache, UUID(), [4])
+            try await database.execute("TRUNCATE sessions")
+            try await eventually("TRUNCATE drops every entry") { cache.count == 0 }
+            #expect(cache.isActive)
+
             // Cut off: the cache empties and stops until the listener is back, then works again.
             Self.keep(cache, other, [3])
             try await database.execute(
@@ -76,6 +86,17 @@ struct SessionCacheIntegrationTests {
             try await eventually("the listener reconnects") { cache.isActive }
             Self.keep(cache, other, [3])
             #expect(Self.cached(cache, [3]))
+
+            // A disabled trigger would leave changes unheard: the listener keeps the cache off.
+            let terminate: PostgresQuery =
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = \(SessionInvalidationListener.applicationName)"
+            try await database.execute("ALTER TABLE sessions DISABLE TRIGGER sessions_ended")
+            try await database.execute(terminate)
+            try await eventually("the cut-off is noticed") { !cache.isActive }
+            try await Task.sleep(for: .milliseconds(2500))
+            #expect(!cache.isActive, "resumed without the sessions_ended trigger")
+            try await database.execute("ALTER TABLE sessions ENABLE TRIGGER sessions_ended")
+            try await eventually("the listener resumes once the trigger is back", timeout: .seconds(15)) { cache.isActive }
         }
     }
 

@@ -236,8 +236,6 @@ extension PSQLError {
         }
     }
 
-    /// A deadlock (`40P01`) or serialization failure (`40001`): nothing was committed, and the same
-    /// work may succeed when run again.
     /// What a foreign-key violation (23503) means when the row it names was deleted while the
     /// request ran (its checks had found it a moment before):
     /// - a column holding the *caller's* account: the account withdrew after its session was
@@ -269,6 +267,8 @@ extension PSQLError {
         "likes_card_id_fkey", "notifications_card_id_fkey", "tag_notification_outbox_card_id_fkey", "reports_card_id_fkey",
     ]
 
+    /// A deadlock (`40P01`) or serialization failure (`40001`): nothing was committed, and the same
+    /// work may succeed when run again.
     var isTransientConflict: Bool {
         guard self.code == .server, let state = self.serverInfo?[.sqlState] else { return false }
         return state == "40P01" || state == "40001"

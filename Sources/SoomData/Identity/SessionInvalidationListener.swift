@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Metrics
+import Synchronization
 import PostgresNIO
 import ServiceLifecycle
 import SoomDomain
@@ -10,12 +11,15 @@ import SoomDomain
 /// notification names.
 ///
 /// The cache is used only while this listener is known to hear every change:
-/// - `resume()` once `LISTEN` is in place and the schema's triggers exist (migration 0009);
-/// - `suspend()` (which empties it) as soon as the connection fails, a heartbeat goes
-///   unanswered for `heartbeatTimeout`, or the service stops; then it reconnects, waiting
+/// - `resume()` once `LISTEN` is in place and migration 0009's six triggers exist and are enabled;
+/// - `suspend()` (which empties it) as soon as the connection fails, a heartbeat is not heard
+///   back within `heartbeatTimeout`, or the service stops; then it reconnects, waiting
 ///   1, 2, 4 … up to 30 seconds between attempts, and resumes.
-/// A silent network loss is what the heartbeat is for: a dead connection does not always fail
-/// by itself, and notifications sent meanwhile would be lost.
+/// The heartbeat is itself a notification on the channel, sent every `heartbeat` and expected
+/// back: it proves the whole path, not just the connection. A dead connection does not always
+/// fail by itself, and a pooler in transaction mode answers queries but drops notifications.
+///
+/// Payloads: an account id (drop its entries), `*` (drop all: a `TRUNCATE`), `heartbeat:<id>`.
 ///
 /// Metric: `soom_session_cache_listening`, 1 while the cache is in use, else 0.
 public struct SessionInvalidationListener: Service {
@@ -44,8 +48,22 @@ public struct SessionInvalidationListener: Service {
 
     /// A notification that is not an account id: the cache cannot tell what changed.
     struct UnreadablePayload: Error {}
-    /// The schema lacks migration 0009's triggers: changes would go unheard.
+    /// The schema lacks migration 0009's triggers (or some are disabled): changes would go unheard.
     struct TriggersMissing: Error {}
+
+    /// Migration 0009's triggers, by table.
+    static let triggers = [
+        ("sessions", "sessions_ended"), ("sessions", "sessions_changed"), ("sessions", "sessions_truncated"),
+        ("accounts", "accounts_deleted"), ("accounts", "accounts_identity_changed"), ("accounts", "accounts_truncated"),
+    ]
+
+    /// The heartbeats sent and not yet heard back.
+    private final class Heartbeats: Sendable {
+        private let pending = Mutex<Set<String>>([])
+        func sent(_ id: String) { self.pending.withLock { _ = $0.insert(id) } }
+        func heard(_ id: String) { self.pending.withLock { _ = $0.remove(id) } }
+        func isPending(_ id: String) -> Bool { self.pending.withLock { $0.contains(id) } }
+    }
     /// The notifications ended without an error (the connection closed).
     struct NotificationsEnded: Error {}
 
@@ -88,32 +106,50 @@ public struct SessionInvalidationListener: Service {
         let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: self.logger)
         do {
             try await connection.listen(on: SessionCache.channel) { notifications in
-                let triggers = try await connection.query(
-                    "SELECT count(*) FROM pg_trigger WHERE tgname IN ('sessions_ended', 'accounts_deleted')", logger: self.logger
+                let pairs = Self.triggers.map { "('\($0.0)', '\($0.1)')" }.joined(separator: ", ")
+                let enabled = try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL: """
+                            SELECT count(*) FROM pg_trigger
+                            WHERE tgenabled <> 'D' AND (tgrelid::regclass::text, tgname) IN (\(pairs))
+                            """), logger: self.logger
                 ).collect().first?.decode(Int.self)
-                guard triggers == 2 else { throw TriggersMissing() }
+                guard enabled == Self.triggers.count else { throw TriggersMissing() }
                 self.cache.resume()
                 onListening()
                 self.logger.debug("session cache on: listening for account changes")
+                let heartbeats = Heartbeats()
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
                         for try await notification in notifications {
-                            guard let accountID = UUID(uuidString: notification.payload) else { throw UnreadablePayload() }
-                            self.cache.invalidate(account: accountID)
+                            let payload = notification.payload
+                            if payload.hasPrefix("heartbeat:") {
+                                heartbeats.heard(payload)
+                            } else if payload == "*" {
+                                self.cache.invalidateAll()
+                            } else if let accountID = UUID(uuidString: payload) {
+                                self.cache.invalidate(account: accountID)
+                            } else {
+                                throw UnreadablePayload()
+                            }
                         }
                         throw NotificationsEnded()
                     }
                     group.addTask {
                         while true {
                             try await Task.sleep(for: self.heartbeat)
+                            let id = "heartbeat:\(UUID().uuidString)"
+                            heartbeats.sent(id)
+                            // Sent and heard back within the timeout, or this connection is given up
+                            // (`race` cancels the attempt: a dead socket may never answer at all).
                             _ = try await Database.race(self.heartbeatTimeout) {
-                                try await connection.query("SELECT 1", logger: self.logger).collect()
+                                try await connection.query("SELECT pg_notify(\(SessionCache.channel), \(id))", logger: self.logger)
+                                while heartbeats.isPending(id) { try await Task.sleep(for: .milliseconds(20)) }
                             }
                         }
                     }
                     // Both run until one fails; that failure ends this connection.
                     try await group.next()
-                    group.cancelAll()
                 }
             }
         } catch {

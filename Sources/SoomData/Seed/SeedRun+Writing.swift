@@ -5,7 +5,8 @@ import PostgresNIO
 extension SeedRun {
     /// Foreign-key checks are per-row triggers: most of the cost of writing likes. When the role
     /// may set `session_replication_role` (a superuser, like the embedded cluster's) and the tables
-    /// have no triggers of their own, the writes skip them — as `pg_restore --disable-triggers`
+    /// have no triggers of their own (but 0009's session-cache notifications, which fire on deletes
+    /// and identity changes, never on the inserts and counter updates of a seed), the writes skip them — as `pg_restore --disable-triggers`
     /// does — and `verifyReferences` checks every reference set-based before the commit. That is
     /// safe: every row referenced is created by this very transaction, invisible to others, so
     /// nobody can delete it meanwhile (what the triggers' row locks are for).
@@ -16,6 +17,7 @@ extension SeedRun {
             SELECT count(*) FROM pg_trigger
             WHERE NOT tgisinternal AND tgrelid IN ('accounts'::regclass, 'images'::regclass, 'cards'::regclass, 'likes'::regclass,
                                                   'follows'::regclass, 'favorite_tags'::regclass)
+              AND tgfoid NOT IN (SELECT oid FROM pg_proc WHERE proname IN ('notify_account_changed', 'notify_all_accounts_changed'))
             """)
         guard userTriggers == 0 else {
             self.progress(.note("the tables have triggers of their own: writing with per-row foreign-key checks"))

@@ -7,7 +7,8 @@ import Synchronization
 /// The contract: a token that stops working (sign-out, withdrawal, a device transfer, expiry)
 /// is refused at once by the instance that ended it and within a notification's delay (milliseconds)
 /// by every other instance; an account's name, picture, bio or restriction is never served older
-/// than that either. How:
+/// than that either. If an instance's listening connection dies silently, its cache goes off
+/// within the listener's heartbeat and timeout (about 8 s), and `lifetime` bounds even that. How:
 /// - Every such change in the database notifies `SessionCache.channel` with the account's id
 ///   (triggers of migration 0009, so no write path can forget), and a listener per instance
 ///   calls `invalidate(account:)`. The instance that made the change also calls it itself before
@@ -117,6 +118,16 @@ public final class SessionCache: Sendable {
             for tokenHash in storage.tokensByAccount.removeValue(forKey: accountID) ?? [] {
                 storage.entries[tokenHash] = nil
             }
+        }
+    }
+
+    /// Forgets every entry but keeps working: something changed that no account id names (a
+    /// `TRUNCATE`).
+    public func invalidateAll() {
+        self.storage.withLock { storage in
+            storage.generation &+= 1
+            storage.entries = [:]
+            storage.tokensByAccount = [:]
         }
     }
 
