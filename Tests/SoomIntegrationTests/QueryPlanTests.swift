@@ -17,54 +17,54 @@ struct QueryPlanTests {
 
     @Test("with no blocks yet (a new site), a feed page reads its index in order and probes parents: no scan or sort of all cards")
     func feedsWithoutBlocks() async throws {
-        let configuration = try await TestPostgres.shared.makeDatabase()
-        let database = TestDatabase(configuration: configuration)
-        var logger = Logger(label: "soom-test-plans")
-        logger.logLevel = .warning
-        var plan = Seeder.Plan()
-        plan.accounts = 300
-        plan.cards = 3000
-        plan.comments = 300
-        plan.likes = 3000
-        plan.favorites = 0
-        _ = try await Seeder(configuration: configuration, logger: logger).run(plan)  // ends with ANALYZE
-        #expect(try await database.scalar("SELECT count(*)::int FROM blocks") == 0)
-        let tag = try await database.rows("SELECT key FROM tags ORDER BY usage_count DESC LIMIT 1")[0].decode(String.self)
+        try await withFreshDatabase { configuration in
+            let database = TestDatabase(configuration: configuration)
+            var logger = Logger(label: "soom-test-plans")
+            logger.logLevel = .warning
+            var plan = Seeder.Plan()
+            plan.accounts = 300
+            plan.cards = 3000
+            plan.comments = 300
+            plan.likes = 3000
+            plan.favorites = 0
+            _ = try await Seeder(configuration: configuration, logger: logger).run(plan)  // ends with ANALYZE
+            #expect(try await database.scalar("SELECT count(*)::int FROM blocks") == 0)
+            let tag = try await database.rows("SELECT key FROM tags ORDER BY usage_count DESC LIMIT 1")[0].decode(String.self)
 
-        // One session, set up as the server's pool is; each statement's generic plan, explained
-        // with stand-in arguments of the types PostgreSQL inferred.
-        let connection = try await TestPostgres.connect(configuration, logger: logger)
-        do {
-            for setting in ["SET jit = off", "SET enable_memoize = off", "SET plan_cache_mode = force_generic_plan"] {
-                try await connection.query(PostgresQuery(unsafeSQL: setting), logger: logger)
-            }
-            for (index, (name, sql)) in Self.feeds.enumerated() {
-                try await connection.query(PostgresQuery(unsafeSQL: "PREPARE feed\(index) AS \(sql)"), logger: logger)
-                let types = try await connection.query(
-                    "SELECT parameter_types::text[] FROM pg_prepared_statements WHERE name = \("feed\(index)")", logger: logger
-                ).collect()[0].decode([String].self)
-                let arguments = types.map { type in
-                    switch type {
-                    case "uuid": "'\(UUID())'"
-                    case "text": "'\(tag)'"
-                    case "bigint", "integer": "21"
-                    default: "NULL"
-                    }
+            // One session, set up as the server's pool is; each statement's generic plan, explained
+            // with stand-in arguments of the types PostgreSQL inferred.
+            let connection = try await TestPostgres.connect(configuration, logger: logger)
+            do {
+                for setting in ["SET jit = off", "SET enable_memoize = off", "SET plan_cache_mode = force_generic_plan"] {
+                    try await connection.query(PostgresQuery(unsafeSQL: setting), logger: logger)
                 }
-                let lines = try await connection.query(
-                    PostgresQuery(unsafeSQL: "EXPLAIN EXECUTE feed\(index)(\(arguments.joined(separator: ", ")))"), logger: logger
-                ).collect().map { try $0.decode(String.self) }
-                let text = lines.joined(separator: "\n")
-                #expect(!text.contains("Sort"), "\(name) sorts:\n\(text)")
-                // Neither the feed's rows (`c`) nor the parents' check (`p`) may read the whole table.
-                #expect(!text.contains("Seq Scan on cards"), "\(name) reads all cards:\n\(text)")
-                #expect(text.contains("Index"), "\(name):\n\(text)")
+                for (index, (name, sql)) in Self.feeds.enumerated() {
+                    try await connection.query(PostgresQuery(unsafeSQL: "PREPARE feed\(index) AS \(sql)"), logger: logger)
+                    let types = try await connection.query(
+                        "SELECT parameter_types::text[] FROM pg_prepared_statements WHERE name = \("feed\(index)")", logger: logger
+                    ).collect()[0].decode([String].self)
+                    let arguments = types.map { type in
+                        switch type {
+                        case "uuid": "'\(UUID())'"
+                        case "text": "'\(tag)'"
+                        case "bigint", "integer": "21"
+                        default: "NULL"
+                        }
+                    }
+                    let lines = try await connection.query(
+                        PostgresQuery(unsafeSQL: "EXPLAIN EXECUTE feed\(index)(\(arguments.joined(separator: ", ")))"), logger: logger
+                    ).collect().map { try $0.decode(String.self) }
+                    let text = lines.joined(separator: "\n")
+                    #expect(!text.contains("Sort"), "\(name) sorts:\n\(text)")
+                    // Neither the feed's rows (`c`) nor the parents' check (`p`) may read the whole table.
+                    #expect(!text.contains("Seq Scan on cards"), "\(name) reads all cards:\n\(text)")
+                    #expect(text.contains("Index"), "\(name):\n\(text)")
+                }
+                try await connection.close()
+            } catch {
+                try? await connection.close()
+                throw error
             }
-            try await connection.close()
-        } catch {
-            try? await connection.close()
-            throw error
         }
-        try await TestPostgres.shared.drop(configuration)
     }
 }

@@ -79,8 +79,9 @@ struct SessionCacheIntegrationTests {
 
             // Cut off: the cache empties and stops until the listener is back, then works again.
             Self.keep(cache, other, [3])
-            try await database.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = \(SessionInvalidationListener.applicationName)")
+            let terminate: PostgresQuery =
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = \(SessionInvalidationListener.applicationName)"
+            try await database.execute(terminate)
             try await eventually("the cut-off is noticed") { !cache.isActive }
             #expect(cache.count == 0)
             try await eventually("the listener reconnects") { cache.isActive }
@@ -88,8 +89,6 @@ struct SessionCacheIntegrationTests {
             #expect(Self.cached(cache, [3]))
 
             // A disabled trigger would leave changes unheard: the listener keeps the cache off.
-            let terminate: PostgresQuery =
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = \(SessionInvalidationListener.applicationName)"
             try await database.execute("ALTER TABLE sessions DISABLE TRIGGER sessions_ended")
             try await database.execute(terminate)
             try await eventually("the cut-off is noticed") { !cache.isActive }

@@ -122,10 +122,11 @@ public struct Database: Sendable {
         } catch let error as PSQLError where error.isConnectionFailure {
             outcome = .unavailable
             throw DatabaseUnavailable(reason: "\(error.code)")
-        } catch let error as PSQLError where error.vanishedReference != nil {
-            throw error.vanishedReference ?? SoomError.unauthorized
         } catch let error as DatabaseUnavailable {
             outcome = .unavailable
+            throw error
+        } catch let error as PSQLError {
+            if let vanished = error.vanishedReference { throw vanished }
             throw error
         }
     }

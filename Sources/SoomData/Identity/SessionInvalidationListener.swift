@@ -50,6 +50,8 @@ public struct SessionInvalidationListener: Service {
     struct UnreadablePayload: Error {}
     /// The schema lacks migration 0009's triggers (or some are disabled): changes would go unheard.
     struct TriggersMissing: Error {}
+    /// The notifications ended without an error (the connection closed).
+    struct NotificationsEnded: Error {}
 
     /// Migration 0009's triggers, by table.
     static let triggers = [
@@ -64,8 +66,6 @@ public struct SessionInvalidationListener: Service {
         func heard(_ id: String) { self.pending.withLock { _ = $0.remove(id) } }
         func isPending(_ id: String) -> Bool { self.pending.withLock { $0.contains(id) } }
     }
-    /// The notifications ended without an error (the connection closed).
-    struct NotificationsEnded: Error {}
 
     public func run() async throws {
         let listening = Gauge(label: "soom_session_cache_listening")

@@ -56,6 +56,13 @@ public final class SessionCache: Sendable {
             self.tokensByAccount[accountID]?.remove(tokenHash)
             if self.tokensByAccount[accountID]?.isEmpty == true { self.tokensByAccount[accountID] = nil }
         }
+
+        /// Forgets every entry; reads begun before are stale.
+        mutating func removeAll() {
+            self.generation &+= 1
+            self.entries = [:]
+            self.tokensByAccount = [:]
+        }
     }
 
     /// - Parameters:
@@ -124,11 +131,7 @@ public final class SessionCache: Sendable {
     /// Forgets every entry but keeps working: something changed that no account id names (a
     /// `TRUNCATE`).
     public func invalidateAll() {
-        self.storage.withLock { storage in
-            storage.generation &+= 1
-            storage.entries = [:]
-            storage.tokensByAccount = [:]
-        }
+        self.storage.withLock { $0.removeAll() }
     }
 
     /// The listener is connected (again): from now on every change is heard, so entries may be kept.
@@ -143,10 +146,8 @@ public final class SessionCache: Sendable {
     /// nothing until `resume()`.
     public func suspend() {
         self.storage.withLock { storage in
-            storage.generation &+= 1
             storage.listening = false
-            storage.entries = [:]
-            storage.tokensByAccount = [:]
+            storage.removeAll()
         }
     }
 }

@@ -40,11 +40,8 @@ private struct AppOptions {
 }
 
 private func runTestApp(_ options: AppOptions, _ test: @escaping @Sendable (any TestClientProtocol, TestDatabase) async throws -> Void) async throws {
-    var configuration = try await TestPostgres.shared.makeDatabase()
     // Many tests run at once against one server: each app gets a small pool.
-    configuration.maximumConnections = 6
-    let database = TestDatabase(configuration: configuration)
-    do {
+    try await withFreshDatabase(maximumConnections: 6) { configuration in
         let app = try buildApplication(
             AppConfiguration(
                 hostname: "127.0.0.1", port: 0, database: configuration, logLevel: options.logLevel, migrateOnStart: false,
@@ -52,8 +49,20 @@ private func runTestApp(_ options: AppOptions, _ test: @escaping @Sendable (any 
                 // Tests read the top ten right after changing it: no cache (its bound is tested on its own).
                 tagRankingCacheLifetime: options.tagRankingCacheLifetime, moderation: options.moderation, rateLimits: options.rateLimits))
         try await app.test(.ahc(.http)) { client in
-            try await test(client, database)
+            try await test(client, TestDatabase(configuration: configuration))
         }
+    }
+}
+
+/// Runs `body` with a fresh database of its own (migrated, from the template), dropped afterwards
+/// whether `body` returns or throws.
+func withFreshDatabase(
+    maximumConnections: Int? = nil, _ body: (DatabaseConfiguration) async throws -> Void
+) async throws {
+    var configuration = try await TestPostgres.shared.makeDatabase()
+    if let maximumConnections { configuration.maximumConnections = maximumConnections }
+    do {
+        try await body(configuration)
     } catch {
         try? await TestPostgres.shared.drop(configuration)
         throw error
@@ -68,27 +77,20 @@ func withTwoTestApps(
     _ test: @escaping @Sendable (any TestClientProtocol, any TestClientProtocol, TestDatabase) async throws -> Void
 ) async throws {
     try await TestAppSlots.withSlot {
-        var configuration = try await TestPostgres.shared.makeDatabase()
-        configuration.maximumConnections = 4
-        let database = TestDatabase(configuration: configuration)
-        func app() throws -> some ApplicationProtocol {
-            try buildApplication(
-                AppConfiguration(
-                    hostname: "127.0.0.1", port: 0, database: configuration, logLevel: .warning, migrateOnStart: false,
-                    tagRankingCacheLifetime: 0, sessionCacheLifetime: sessionCacheLifetime, rateLimits: nil))
-        }
-        do {
+        try await withFreshDatabase(maximumConnections: 4) { configuration in
+            func app() throws -> some ApplicationProtocol {
+                try buildApplication(
+                    AppConfiguration(
+                        hostname: "127.0.0.1", port: 0, database: configuration, logLevel: .warning, migrateOnStart: false,
+                        tagRankingCacheLifetime: 0, sessionCacheLifetime: sessionCacheLifetime, rateLimits: nil))
+            }
             let (first, second) = (try app(), try app())
             try await first.test(.ahc(.http)) { one in
                 try await second.test(.ahc(.http)) { two in
-                    try await test(one, two, database)
+                    try await test(one, two, TestDatabase(configuration: configuration))
                 }
             }
-        } catch {
-            try? await TestPostgres.shared.drop(configuration)
-            throw error
         }
-        try await TestPostgres.shared.drop(configuration)
     }
 }
 
