@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import SoomData
+import SoomDomain
 import SoomHTTP
 
 /// `soom`: the Soom server and its operator commands.
@@ -108,12 +109,20 @@ extension Soom {
                 """)
         var sessionCache: Int = ProcessInfo.processInfo.environment["SOOM_SESSION_CACHE"].flatMap(Int.init) ?? 10
 
+        @Option(
+            name: .customLong("feed-cache"),
+            help: """
+                Seconds a page of the latest feed or a tag feed may be answered from memory, 0-1 (env SOOM_FEED_CACHE);                 0 reads every page. Likes and blocks are always the reader's current ones, and this instance's own                 changes show at once; only other instances' new cards, counts and names may be this old.
+                """)
+        var feedCache: Double = ProcessInfo.processInfo.environment["SOOM_FEED_CACHE"].flatMap(Double.init) ?? AppConfiguration.defaultFeedCacheLifetime
+
         @OptionGroup var options: DatabaseOptions
         @OptionGroup var safety: SafetyOptions
 
         func validate() throws {
             guard (1...600).contains(self.shutdownTimeout) else { throw ValidationError("--shutdown-timeout must be 1-600 seconds") }
             guard (0...300).contains(self.sessionCache) else { throw ValidationError("--session-cache must be 0-300 seconds") }
+            guard (0...FeedPageCache.maximumLifetime).contains(self.feedCache) else { throw ValidationError("--feed-cache must be 0-1 seconds") }
         }
 
         func run() async throws {
@@ -123,7 +132,7 @@ extension Soom {
             try await self.options.withDatabase { database in
                 let configuration = AppConfiguration(
                     hostname: self.hostname, port: self.port, database: database, logLevel: try self.options.level,
-                    sessionCacheLifetime: Double(self.sessionCache), moderation: try self.safety.moderation(), rateLimits: try self.safety.rateLimits(),
+                    sessionCacheLifetime: Double(self.sessionCache), feedCacheLifetime: self.feedCache, moderation: try self.safety.moderation(), rateLimits: try self.safety.rateLimits(),
                     trustForwardedFor: self.safety.trustForwardedFor)
                 // SIGTERM or SIGINT: stop accepting, let in-flight requests finish for at most
                 // --shutdown-timeout seconds, then cancel what is left; the pool closes, and the

@@ -62,6 +62,37 @@ enum CardStatements {
     }
 }
 
+extension CardStatements {
+    /// What makes a shared page the viewer's (`$1`): which of the cards (`$2`) they liked — probes
+    /// of the `likes` primary key — and whether they and any of the authors (`$3`) blocked one
+    /// another, either way. One row.
+    struct ViewerMarks: PostgresPreparedStatement {
+        static let sql = """
+            SELECT ARRAY(SELECT l.card_id FROM likes l WHERE l.account_id = $1 AND l.card_id = ANY($2::uuid[])),
+                   EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = $1 AND b.blocked_id = ANY($3::uuid[]))
+                                                     OR (b.blocked_id = $1 AND b.blocker_id = ANY($3::uuid[])))
+            """
+        typealias Row = (liked: [UUID], blocked: Bool)
+
+        let viewer: UUID
+        let cards: [UUID]
+        let authors: [UUID]
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 3)
+            bindings.append(self.viewer)
+            bindings.append(self.cards)
+            bindings.append(self.authors)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            let (liked, blocked) = try row.decode(([UUID], Bool).self)
+            return (liked, blocked)
+        }
+    }
+}
+
 /// A feed's first page that needs only the viewer (`$1`) and the page's rows (`$2`, at most
 /// `CardStatements.maximumPageRows`).
 protocol FirstPageStatement: CardRowStatement {

@@ -54,6 +54,20 @@ extension PostgresCardRepository {
         return Self.page(rows, limit: limit)
     }
 
+    /// The account no one is: no likes, no blocks, no cards (account IDs are random version-4 UUIDs,
+    /// never all zeros). A shared page is read as it sees the feed, with the same prepared statements.
+    static let nobody = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+
+    public func sharedPage(of feed: Feed, after position: FeedPosition?, limit: Int) async throws -> FeedPage {
+        // The latest and tag feeds have no subject that could be missing: never nil.
+        try await self.page(of: feed, after: position, limit: limit, viewer: Self.nobody) ?? FeedPage(cards: [], next: nil)
+    }
+
+    public func viewerMarks(of viewer: UUID, cards: [UUID], authors: [UUID]) async throws -> ViewerMarks {
+        let rows = try await self.database.rows(CardStatements.ViewerMarks(viewer: viewer, cards: cards, authors: authors))
+        return rows.first.map { ViewerMarks(liked: Set($0.liked), blocked: $0.blocked) } ?? ViewerMarks(liked: [], blocked: false)
+    }
+
     /// A page from `limit + 1` newest-first rows: the extra row only says that another page follows.
     /// A page read by a prepared statement: `first` without a cursor, `after(position)` below one.
     private func preparedPage<First: CardRowStatement, After: CardRowStatement>(

@@ -17,6 +17,12 @@ public protocol CardRepository: Sendable {
     /// One page of a feed, as `viewer` sees it, after `position` (nil: the first page).
     /// `nil` when the feed's subject (a parent card, an author) does not exist.
     func page(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage?
+    /// One page of a feed that looks the same to everyone (`latest`, a tag's; see `FeedPageCache`)
+    /// as a viewer with no likes and no blocks sees it: `likedByMe` and `isMine` are false.
+    func sharedPage(of feed: Feed, after position: FeedPosition?, limit: Int) async throws -> FeedPage
+    /// Which of `cards` the viewer liked, and whether the viewer and any of `authors` blocked one
+    /// another: what turns a shared page into the viewer's. One small read.
+    func viewerMarks(of viewer: UUID, cards: [UUID], authors: [UUID]) async throws -> ViewerMarks
     /// Recomputes the popular ranking (at most `limit` cards of the last seven days).
     func refreshPopularRanking(limit: Int) async throws
     /// Deletes up to `limit` expired stories, correcting the counters that counted them; returns how many.

@@ -16,6 +16,11 @@ public struct AppConfiguration: Sendable {
     public var tagRankingCacheLifetime: Double
     /// The longest a checked session is answered from memory, in seconds (0 = always read); see `SessionCache`.
     public var sessionCacheLifetime: Double
+    /// The longest a shared feed page (latest, a tag's) is answered from memory, in seconds (0…1;
+    /// 0 = always read); see `FeedPageCache`.
+    public var feedCacheLifetime: Double
+    /// Half a second: a page opened twice a second or more is read once per lifetime.
+    public static let defaultFeedCacheLifetime: Double = 0.5
     /// When reports hide a card and how long its author is restricted.
     public var moderation: ModerationPolicy
     /// The `/v1` rate limits of this instance; nil switches them off (`SOOM_RATE_LIMIT=off`).
@@ -29,7 +34,7 @@ public struct AppConfiguration: Sendable {
     public init(
         hostname: String = "127.0.0.1", port: Int = 8080, database: DatabaseConfiguration, logLevel: Logger.Level = .info,
         migrateOnStart: Bool = true, backgroundJobs: Bool = true, tagRankingCacheLifetime: Double = 0.25,
-        sessionCacheLifetime: Double = 10, moderation: ModerationPolicy = .default, rateLimits: RateLimits? = RateLimits(), trustForwardedFor: Bool = false
+        sessionCacheLifetime: Double = 10, feedCacheLifetime: Double = Self.defaultFeedCacheLifetime, moderation: ModerationPolicy = .default, rateLimits: RateLimits? = RateLimits(), trustForwardedFor: Bool = false
     ) {
         self.hostname = hostname
         self.port = port
@@ -39,6 +44,7 @@ public struct AppConfiguration: Sendable {
         self.backgroundJobs = backgroundJobs
         self.tagRankingCacheLifetime = tagRankingCacheLifetime
         self.sessionCacheLifetime = sessionCacheLifetime
+        self.feedCacheLifetime = feedCacheLifetime
         self.moderation = moderation
         self.rateLimits = rateLimits
         self.trustForwardedFor = trustForwardedFor

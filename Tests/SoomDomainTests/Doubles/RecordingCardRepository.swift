@@ -8,6 +8,8 @@ final class RecordingCardRepository: CardRepository {
     struct Calls {
         var created: [(NewCard, IdempotencyRecord?)] = []
         var pages: [(Feed, FeedPosition?, Int)] = []
+        var sharedPages: [(Feed, FeedPosition?, Int)] = []
+        var marks: [UUID] = []
         var reports: [(card: UUID, reporter: UUID, reason: ReportReason, policy: ModerationPolicy)] = []
     }
 
@@ -15,14 +17,16 @@ final class RecordingCardRepository: CardRepository {
     let createOutcome: @Sendable (NewCard) -> CreateCardOutcome
     let pageResult: FeedPage?
     let reportOutcome: ReportOutcome
+    let marks: @Sendable (UUID) -> ViewerMarks
 
     init(
         createOutcome: @escaping @Sendable (NewCard) -> CreateCardOutcome = { .created($0.asPosted) }, pageResult: FeedPage? = FeedPage(cards: [], next: nil),
-        reportOutcome: ReportOutcome = .reported
+        reportOutcome: ReportOutcome = .reported, marks: @escaping @Sendable (UUID) -> ViewerMarks = { _ in ViewerMarks(liked: [], blocked: false) }
     ) {
         self.createOutcome = createOutcome
         self.pageResult = pageResult
         self.reportOutcome = reportOutcome
+        self.marks = marks
     }
 
     func create(_ card: NewCard, idempotency: IdempotencyRecord?) async throws -> CreateCardOutcome {
@@ -37,6 +41,16 @@ final class RecordingCardRepository: CardRepository {
     func page(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
         self.calls.withLock { $0.pages.append((feed, position, limit)) }
         return self.pageResult
+    }
+
+    func sharedPage(of feed: Feed, after position: FeedPosition?, limit: Int) async throws -> FeedPage {
+        self.calls.withLock { $0.sharedPages.append((feed, position, limit)) }
+        return self.pageResult ?? FeedPage(cards: [], next: nil)
+    }
+
+    func viewerMarks(of viewer: UUID, cards: [UUID], authors: [UUID]) async throws -> ViewerMarks {
+        self.calls.withLock { $0.marks.append(viewer) }
+        return self.marks(viewer)
     }
 
     func refreshPopularRanking(limit: Int) async throws {}

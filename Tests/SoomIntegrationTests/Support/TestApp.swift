@@ -15,13 +15,13 @@ import Testing
 /// see its queue before it does. Rate limits are off unless a test passes its own.
 /// At most `TestAppSlots`' limit of apps run at once; the rest wait their turn.
 func withTestApp(
-    tagRankingCacheLifetime: Double = 0, backgroundJobs: Bool = true, moderation: ModerationPolicy = .default, rateLimits: RateLimits? = nil,
+    tagRankingCacheLifetime: Double = 0, feedCacheLifetime: Double = AppConfiguration.defaultFeedCacheLifetime, backgroundJobs: Bool = true, moderation: ModerationPolicy = .default, rateLimits: RateLimits? = nil,
     logLevel: Logger.Level = .warning, _ test: @escaping @Sendable (any TestClientProtocol, TestDatabase) async throws -> Void) async throws {
     try await TestAppSlots.withSlot {
         do {
             try await runTestApp(
                 AppOptions(
-                    tagRankingCacheLifetime: tagRankingCacheLifetime, backgroundJobs: backgroundJobs, moderation: moderation, rateLimits: rateLimits,
+                    tagRankingCacheLifetime: tagRankingCacheLifetime, feedCacheLifetime: feedCacheLifetime, backgroundJobs: backgroundJobs, moderation: moderation, rateLimits: rateLimits,
                     logLevel: logLevel),
                 test)
         } catch let error as PSQLError {
@@ -33,6 +33,7 @@ func withTestApp(
 
 private struct AppOptions {
     let tagRankingCacheLifetime: Double
+    let feedCacheLifetime: Double
     let backgroundJobs: Bool
     let moderation: ModerationPolicy
     let rateLimits: RateLimits?
@@ -47,7 +48,8 @@ private func runTestApp(_ options: AppOptions, _ test: @escaping @Sendable (any 
                 hostname: "127.0.0.1", port: 0, database: configuration, logLevel: options.logLevel, migrateOnStart: false,
                 backgroundJobs: options.backgroundJobs,
                 // Tests read the top ten right after changing it: no cache (its bound is tested on its own).
-                tagRankingCacheLifetime: options.tagRankingCacheLifetime, moderation: options.moderation, rateLimits: options.rateLimits))
+                tagRankingCacheLifetime: options.tagRankingCacheLifetime, feedCacheLifetime: options.feedCacheLifetime,
+                moderation: options.moderation, rateLimits: options.rateLimits))
         try await app.test(.ahc(.http)) { client in
             try await test(client, TestDatabase(configuration: configuration))
         }
@@ -73,7 +75,7 @@ func withFreshDatabase(
 /// Runs `test` against two instances of the application sharing one fresh database, as behind a
 /// load balancer, each with the given session-cache lifetime.
 func withTwoTestApps(
-    sessionCacheLifetime: Double,
+    sessionCacheLifetime: Double, feedCacheLifetime: Double = 0,
     _ test: @escaping @Sendable (any TestClientProtocol, any TestClientProtocol, TestDatabase) async throws -> Void
 ) async throws {
     try await TestAppSlots.withSlot {
@@ -82,7 +84,8 @@ func withTwoTestApps(
                 try buildApplication(
                     AppConfiguration(
                         hostname: "127.0.0.1", port: 0, database: configuration, logLevel: .warning, migrateOnStart: false,
-                        tagRankingCacheLifetime: 0, sessionCacheLifetime: sessionCacheLifetime, rateLimits: nil))
+                        tagRankingCacheLifetime: 0, sessionCacheLifetime: sessionCacheLifetime, feedCacheLifetime: feedCacheLifetime,
+                        rateLimits: nil))
             }
             let (first, second) = (try app(), try app())
             try await first.test(.ahc(.http)) { one in

@@ -24,7 +24,7 @@ public struct DeleteCard: Sendable {
 
     public func callAsFunction(_ id: UUID, by accountID: UUID) async throws {
         switch try await self.environment.cards.delete(cardID: id, by: accountID) {
-        case .deleted: return
+        case .deleted: self.environment.feedPages.invalidateAll()
         case .notFound: throw SoomError.cardNotFound
         case .notOwner: throw SoomError(.forbidden, code: "not_owner", message: "Only the author can delete this card.")
         }
@@ -41,6 +41,7 @@ public struct LikeCard: Sendable {
 
     public func callAsFunction(_ liked: Bool, cardID: UUID, by accountID: UUID) async throws -> LikeState {
         guard let state = try await self.environment.cards.setLike(liked, cardID: cardID, by: accountID) else { throw SoomError.cardNotFound }
+        self.environment.feedPages.invalidate(card: cardID)
         return state
     }
 }
@@ -56,9 +57,31 @@ public struct ReadFeed: Sendable {
     /// The cards and the `nextCursor` (nil on the last page).
     public func callAsFunction(_ feed: Feed, page: PageRequest, viewer: UUID) async throws -> (cards: [Card], nextCursor: String?) {
         let position = try page.cursor.map { cursor throws(SoomError) in try FeedCursor.decode(cursor, for: feed) }
-        guard let result = try await self.environment.cards.page(of: feed, after: position, limit: page.limit, viewer: viewer) else {
+        guard let result = try await self.read(feed, after: position, limit: page.limit, viewer: viewer) else {
             throw SoomError(.notFound, code: "not_found", message: "There is no such card or account.")
         }
         return (result.cards, result.next.map { FeedCursor.encode($0, for: feed) })
+    }
+
+    /// A page shared by everyone comes from `FeedPageCache` (read once when it is not kept) and is
+    /// completed with the viewer's marks; a block on the page, or any other feed, reads the
+    /// viewer's page from the repository.
+    private func read(_ feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
+        let cache = self.environment.feedPages
+        if cache.isEnabled, let key = FeedPageCache.Key(feed, after: position, limit: limit) {
+            let shared: FeedPage
+            if let kept = cache.page(key, at: self.environment.now()) {
+                shared = kept
+            } else {
+                let ticket = cache.ticket(at: self.environment.now())
+                shared = try await self.environment.cards.sharedPage(of: feed, after: position, limit: limit)
+                cache.store(shared, for: key, ticket: ticket)
+            }
+            if shared.cards.isEmpty { return shared }
+            let marks = try await self.environment.cards.viewerMarks(
+                of: viewer, cards: shared.cards.map(\.id), authors: Array(Set(shared.cards.map(\.author.id))))
+            if !marks.blocked { return shared.seen(by: viewer, marks: marks) }
+        }
+        return try await self.environment.cards.page(of: feed, after: position, limit: limit, viewer: viewer)
     }
 }

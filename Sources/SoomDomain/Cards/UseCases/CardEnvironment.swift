@@ -5,11 +5,18 @@ public struct CardEnvironment: Sendable {
     public let cards: any CardRepository
     /// When reports hide a card and restrict its author.
     public let moderation: ModerationPolicy
+    /// Shared feed pages `ReadFeed` may answer from memory; the use cases that change cards
+    /// invalidate it. Off (lifetime 0) unless given.
+    public let feedPages: FeedPageCache
     public let now: @Sendable () -> Date
 
-    public init(cards: any CardRepository, moderation: ModerationPolicy = .default, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        cards: any CardRepository, moderation: ModerationPolicy = .default, feedPages: FeedPageCache = FeedPageCache(lifetime: 0),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.cards = cards
         self.moderation = moderation
+        self.feedPages = feedPages
         self.now = now
     }
 

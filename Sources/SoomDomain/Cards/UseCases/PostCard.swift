@@ -17,7 +17,9 @@ public struct PostCard: Sendable {
         let summary = UserSummary(id: author.id, nickname: author.nickname, profileImage: author.profileImage)
         let card = NewCard(id: UUID(), author: summary, parentID: parentID, draft: draft, createdAt: self.environment.stamp)
         switch try await self.environment.cards.create(card, idempotency: idempotency) {
-        case .created(let card): return PostedCard(card: card, replayed: false)
+        case .created(let card):
+            self.environment.feedPages.invalidateAll()
+            return PostedCard(card: card, replayed: false)
         case .replayed(let card): return PostedCard(card: card, replayed: true)
         case .idempotencyKeyReused:
             throw SoomError(

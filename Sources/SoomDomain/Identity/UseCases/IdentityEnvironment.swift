@@ -8,15 +8,18 @@ public struct IdentityEnvironment: Sendable {
     /// Sessions `Authenticate` may answer from memory; the use cases that end sessions or change
     /// an account's identity invalidate it. Off (lifetime 0) unless given.
     public let sessions: SessionCache
+    /// Shared feed pages; a withdrawal (its cards go) and a new name or picture invalidate them.
+    public let feedPages: FeedPageCache
     public let now: @Sendable () -> Date
 
     public init(
         repository: any IdentityRepository, crypto: any IdentityCrypto, sessions: SessionCache = SessionCache(lifetime: 0),
-        now: @escaping @Sendable () -> Date = { Date() }
+        feedPages: FeedPageCache = FeedPageCache(lifetime: 0), now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.repository = repository
         self.crypto = crypto
         self.sessions = sessions
+        self.feedPages = feedPages
         self.now = now
     }
 

@@ -32,6 +32,8 @@ public struct UpdateProfile: Sendable {
         let account = try await self.environment.repository.updateProfile(accountID: caller.account.id, changes: changes)
         // Cached sessions carry the old name and picture; other instances hear of it from the database.
         self.environment.sessions.invalidate(account: account.id)
+        // Cards show their author's name and picture.
+        if changes.nickname != nil || changes.profileImage != nil { self.environment.feedPages.invalidateAll() }
         return account
     }
 }

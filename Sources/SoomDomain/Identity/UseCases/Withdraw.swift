@@ -12,5 +12,6 @@ public struct Withdraw: Sendable {
         try await self.environment.repository.withdraw(accountID: caller.account.id, reason: reason, now: self.environment.now())
         // Other instances hear of it from the database; this one must not wait for that.
         self.environment.sessions.invalidate(account: caller.account.id)
+        self.environment.feedPages.invalidateAll()
     }
 }

@@ -19,7 +19,9 @@ public struct ReportCard: Sendable {
             cardID: cardID, by: reporterID, reason: reason, at: self.environment.stamp, policy: self.environment.moderation)
         switch outcome {
         case .reported: return false
-        case .hid: return true
+        case .hid:
+            self.environment.feedPages.invalidateAll()
+            return true
         case .notFound: throw SoomError.cardNotFound
         case .ownCard: throw SoomError.validationFailed(field: "id", "You cannot report your own card.")
         case .alreadyReported: throw SoomError(.conflict, code: "already_reported", message: "You have already reported this card.")

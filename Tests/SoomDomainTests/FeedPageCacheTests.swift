@@ -1,0 +1,172 @@
+import Foundation
+import SoomDomain
+import Synchronization
+import Testing
+
+@Suite("Feed page cache")
+struct FeedPageCacheTests {
+    static let start = Date(timeIntervalSince1970: 1_800_000_000)
+    static let author = UserSummary(id: UUID(), nickname: "글쓴이", profileImage: nil)
+
+    static func card(_ id: UUID = UUID(), author: UserSummary = author, expiresAt: Date? = nil, likes: Int = 0) -> Card {
+        Card(
+            id: id, content: "하늘", font: .default, background: .builtIn(name: "sea-calm"), tags: [], author: author, parentID: nil,
+            parentDeleted: false, createdAt: start, expiresAt: expiresAt, likeCount: likes, commentCount: 0, likedByMe: false, isMine: false,
+            distanceMeters: nil)
+    }
+
+    static func page(_ cards: Card...) -> FeedPage { FeedPage(cards: cards, next: nil) }
+
+    static let latest = FeedPageCache.Key(.latest, after: nil, limit: 20)!
+
+    @Test("only the latest and tag feeds are shared; the key tells pages, sizes and feeds apart")
+    func keys() throws {
+        let tag = try Tag(normalising: "하늘")
+        #expect(FeedPageCache.Key(.tag(tag), after: nil, limit: 20) != nil)
+        for feed: Feed in [.popular, .following, .author(UUID()), .comments(parent: UUID())] {
+            #expect(FeedPageCache.Key(feed, after: nil, limit: 20) == nil)
+        }
+        let position = FeedPosition(createdAtMicros: 5, id: UUID())
+        #expect(FeedPageCache.Key(.latest, after: position, limit: 20) != Self.latest)
+        #expect(FeedPageCache.Key(.latest, after: nil, limit: 21) != Self.latest)
+        #expect(FeedPageCache.Key(.tag(tag), after: nil, limit: 20) != Self.latest)
+        #expect(FeedPageCache.Key(.latest, after: position, limit: 20) == FeedPageCache.Key(.latest, after: position, limit: 20))
+    }
+
+    @Test("a page is served for its lifetime counted from the start of its read, never longer than a second, and not at all when off")
+    func lifetime() {
+        let cache = FeedPageCache(lifetime: 0.5)
+        let page = Self.page(Self.card())
+        cache.store(page, for: Self.latest, ticket: cache.ticket(at: Self.start))
+        #expect(cache.page(Self.latest, at: Self.start.addingTimeInterval(0.49)) == page)
+        #expect(cache.page(Self.latest, at: Self.start.addingTimeInterval(0.5)) == nil)
+        #expect(cache.count == 0)
+        // A clock that went back does not make a page young again.
+        cache.store(page, for: Self.latest, ticket: cache.ticket(at: Self.start))
+        #expect(cache.page(Self.latest, at: Self.start.addingTimeInterval(-0.1)) == nil)
+
+        #expect(FeedPageCache(lifetime: 30).lifetime == 1)
+        let off = FeedPageCache(lifetime: 0)
+        off.store(page, for: Self.latest, ticket: off.ticket(at: Self.start))
+        #expect(!off.isEnabled && off.page(Self.latest, at: Self.start) == nil && off.count == 0)
+    }
+
+    @Test("a page holding a story past its expiry is dropped")
+    func expiredStory() {
+        let cache = FeedPageCache(lifetime: 1)
+        let page = Self.page(Self.card(), Self.card(expiresAt: Self.start.addingTimeInterval(0.3)))
+        cache.store(page, for: Self.latest, ticket: cache.ticket(at: Self.start))
+        #expect(cache.page(Self.latest, at: Self.start.addingTimeInterval(0.29)) == page)
+        #expect(cache.page(Self.latest, at: Self.start.addingTimeInterval(0.3)) == nil)
+        #expect(cache.count == 0)
+    }
+
+    @Test("a read that started before an invalidation is not kept; an older read does not replace a newer one")
+    func tickets() {
+        let cache = FeedPageCache(lifetime: 1)
+        let stale = Self.page(Self.card(likes: 1))
+        let ticket = cache.ticket(at: Self.start)
+        cache.invalidateAll()
+        cache.store(stale, for: Self.latest, ticket: ticket)
+        #expect(cache.count == 0)
+
+        let card = Self.card()
+        let before = cache.ticket(at: Self.start)
+        cache.invalidate(card: card.id)
+        cache.store(Self.page(card), for: Self.latest, ticket: before)
+        #expect(cache.count == 0)
+
+        let newer = Self.page(Self.card(likes: 2))
+        let older = cache.ticket(at: Self.start)
+        cache.store(newer, for: Self.latest, ticket: cache.ticket(at: Self.start.addingTimeInterval(0.2)))
+        cache.store(stale, for: Self.latest, ticket: older)
+        #expect(cache.page(Self.latest, at: Self.start.addingTimeInterval(0.3)) == newer)
+    }
+
+    @Test("a like drops only the pages showing that card; a post or deletion drops all")
+    func invalidation() throws {
+        let cache = FeedPageCache(lifetime: 1)
+        let liked = Self.card()
+        let other = FeedPageCache.Key(.tag(try Tag(normalising: "바다")), after: nil, limit: 20)!
+        cache.store(Self.page(liked, Self.card()), for: Self.latest, ticket: cache.ticket(at: Self.start))
+        cache.store(Self.page(Self.card()), for: other, ticket: cache.ticket(at: Self.start))
+        cache.invalidate(card: liked.id)
+        #expect(cache.page(Self.latest, at: Self.start) == nil)
+        #expect(cache.page(other, at: Self.start) != nil)
+        cache.invalidateAll()
+        #expect(cache.page(other, at: Self.start) == nil)
+    }
+
+    @Test("when full, expired pages go first, then all")
+    func capacity() {
+        let cache = FeedPageCache(lifetime: 1, capacity: 2)
+        func key(_ limit: Int) -> FeedPageCache.Key { FeedPageCache.Key(.latest, after: nil, limit: limit)! }
+        cache.store(Self.page(), for: key(1), ticket: cache.ticket(at: Self.start))
+        cache.store(Self.page(), for: key(2), ticket: cache.ticket(at: Self.start.addingTimeInterval(0.5)))
+        cache.store(Self.page(), for: key(3), ticket: cache.ticket(at: Self.start.addingTimeInterval(1.2)))
+        #expect(cache.count == 2)
+        #expect(cache.page(key(2), at: Self.start.addingTimeInterval(1.2)) != nil)
+        cache.store(Self.page(), for: key(4), ticket: cache.ticket(at: Self.start.addingTimeInterval(1.3)))
+        #expect(cache.count == 1)
+        #expect(cache.page(key(4), at: Self.start.addingTimeInterval(1.3)) != nil)
+    }
+}
+
+@Suite("Reading shared feed pages")
+struct SharedFeedReadTests {
+    static let viewer = UUID()
+
+    @Test("a kept page is read once and completed with each viewer's likes and own cards")
+    func sharedAndMarked() async throws {
+        let mine = FeedPageCacheTests.card(author: UserSummary(id: Self.viewer, nickname: "나", profileImage: nil))
+        let liked = FeedPageCacheTests.card()
+        let plain = FeedPageCacheTests.card()
+        let repository = RecordingCardRepository(
+            pageResult: FeedPage(cards: [mine, liked, plain], next: nil),
+            marks: { viewer in ViewerMarks(liked: viewer == Self.viewer ? [liked.id] : [], blocked: false) })
+        let clock = Mutex(FeedPageCacheTests.start)
+        let environment = CardEnvironment(cards: repository, feedPages: FeedPageCache(lifetime: 1), now: { clock.withLock { $0 } })
+        let request = try PageRequest(limit: 20, cursor: nil)
+
+        let first = try await ReadFeed(environment)(.latest, page: request, viewer: Self.viewer)
+        #expect(first.cards.map(\.isMine) == [true, false, false])
+        #expect(first.cards.map(\.likedByMe) == [false, true, false])
+        let someoneElse = try await ReadFeed(environment)(.latest, page: request, viewer: UUID())
+        #expect(someoneElse.cards.map(\.isMine) == [false, false, false] && someoneElse.cards.map(\.likedByMe) == [false, false, false])
+        #expect(repository.calls.withLock { ($0.sharedPages.count, $0.pages.count, $0.marks.count) } == (1, 0, 2))
+
+        // Past its lifetime the page is read again.
+        clock.withLock { $0 = $0.addingTimeInterval(1) }
+        _ = try await ReadFeed(environment)(.latest, page: request, viewer: Self.viewer)
+        #expect(repository.calls.withLock { $0.sharedPages.count } == 2)
+    }
+
+    @Test("a block between the viewer and an author on the page reads the viewer's own page")
+    func blocked() async throws {
+        let repository = RecordingCardRepository(
+            pageResult: FeedPage(cards: [FeedPageCacheTests.card()], next: nil), marks: { _ in ViewerMarks(liked: [], blocked: true) })
+        let environment = CardEnvironment(cards: repository, feedPages: FeedPageCache(lifetime: 1))
+        _ = try await ReadFeed(environment)(.latest, page: try PageRequest(limit: 20, cursor: nil), viewer: Self.viewer)
+        #expect(repository.calls.withLock { ($0.sharedPages.count, $0.pages.count) } == (1, 1))
+    }
+
+    @Test("feeds that differ between viewers, and a cache that is off, always read the viewer's page")
+    func unshared() async throws {
+        let repository = RecordingCardRepository(pageResult: FeedPage(cards: [FeedPageCacheTests.card()], next: nil))
+        let cached = CardEnvironment(cards: repository, feedPages: FeedPageCache(lifetime: 1))
+        _ = try await ReadFeed(cached)(.following, page: try PageRequest(limit: 20, cursor: nil), viewer: Self.viewer)
+        _ = try await ReadFeed(CardEnvironment(cards: repository))(.latest, page: try PageRequest(limit: 20, cursor: nil), viewer: Self.viewer)
+        #expect(repository.calls.withLock { ($0.sharedPages.count, $0.pages.count, $0.marks.count) } == (0, 2, 0))
+    }
+
+    @Test("posting and deleting drop every kept page")
+    func writesInvalidate() async throws {
+        let repository = RecordingCardRepository(pageResult: FeedPage(cards: [FeedPageCacheTests.card()], next: nil))
+        let cache = FeedPageCache(lifetime: 1)
+        let environment = CardEnvironment(cards: repository, feedPages: cache)
+        _ = try await ReadFeed(environment)(.latest, page: try PageRequest(limit: 20, cursor: nil), viewer: Self.viewer)
+        #expect(cache.count == 1)
+        _ = try await PostCard(environment)(by: CardUseCaseTests.author, parentID: nil, draft: try CardRuleTests.draft(), idempotencyKey: nil)
+        #expect(cache.count == 0)
+    }
+}
