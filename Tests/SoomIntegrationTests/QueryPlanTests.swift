@@ -13,6 +13,8 @@ struct QueryPlanTests {
         ("latest, later page", CardStatements.LatestAfter.sql),
         ("tag feed, first page", TagStatements.FeedFirst.sql),
         ("tag feed, later page", TagStatements.FeedAfter.sql),
+        // What completes a cached shared page for its viewer: probes of `likes` by primary key.
+        ("a viewer's marks on a page", CardStatements.ViewerMarks.sql),
     ]
 
     @Test("with no blocks yet (a new site), a feed page reads its index in order and probes parents: no scan or sort of all cards")
@@ -46,6 +48,7 @@ struct QueryPlanTests {
                     let arguments = types.map { type in
                         switch type {
                         case "uuid": "'\(UUID())'"
+                        case "uuid[]": "ARRAY['\(UUID())', '\(UUID())']::uuid[]"
                         case "text": "'\(tag)'"
                         case "bigint", "integer": "21"
                         default: "NULL"
@@ -58,6 +61,7 @@ struct QueryPlanTests {
                     #expect(!text.contains("Sort"), "\(name) sorts:\n\(text)")
                     // Neither the feed's rows (`c`) nor the parents' check (`p`) may read the whole table.
                     #expect(!text.contains("Seq Scan on cards"), "\(name) reads all cards:\n\(text)")
+                    #expect(!text.contains("Seq Scan on likes"), "\(name) reads all likes:\n\(text)")
                     #expect(text.contains("Index"), "\(name):\n\(text)")
                 }
                 try await connection.close()
