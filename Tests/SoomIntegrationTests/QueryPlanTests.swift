@@ -13,6 +13,11 @@ struct QueryPlanTests {
         ("latest, later page", CardStatements.LatestAfter.sql),
         ("tag feed, first page", TagStatements.FeedFirst.sql),
         ("tag feed, later page", TagStatements.FeedAfter.sql),
+        // The same four as read for the feed page cache: blocks as a column rather than a filter.
+        ("latest, first page, shared", CardStatements.LatestFirst.sharedSQL),
+        ("latest, later page, shared", CardStatements.LatestAfter.sharedSQL),
+        ("tag feed, first page, shared", TagStatements.FeedFirst.sharedSQL),
+        ("tag feed, later page, shared", TagStatements.FeedAfter.sharedSQL),
         // What completes a cached shared page for its viewer: probes of `likes` by primary key.
         ("a viewer's marks on a page", CardStatements.ViewerMarks.sql),
     ]

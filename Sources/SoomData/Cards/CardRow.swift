@@ -66,6 +66,23 @@ enum CardRow {
 
     static let columnCount = 20
 
+    /// What a page statement selects and how it filters, for one viewer.
+    struct PageReading {
+        let columns: String
+        let filter: String
+    }
+
+    /// The viewer's page: `select` columns, only cards `visible` to them.
+    static func pageReading(for viewer: String) -> PageReading {
+        PageReading(columns: Self.select(viewer: viewer), filter: Self.visible(to: viewer))
+    }
+
+    /// The page everyone shares: every `live` card, blocks or not, and after `select`'s columns
+    /// one more (at `columnCount`): whether the viewer and the author blocked one another.
+    static func sharedPageReading(for viewer: String) -> PageReading {
+        PageReading(columns: "\(Self.select(viewer: viewer)), NOT \(Self.notBlocked(viewer, "c.author_id")) AS blocked", filter: Self.live)
+    }
+
     static func decode(_ row: PostgresRow) throws -> (card: Card, micros: Int64) {
         let cells = row.makeRandomAccess()
         let backgroundKind = try cells[3].decode(String.self)

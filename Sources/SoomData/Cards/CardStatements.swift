@@ -33,32 +33,65 @@ enum CardStatements {
     }
 
     /// The first page of the latest feed.
-    struct LatestFirst: FirstPageStatement {
-        static let sql = """
+    struct LatestFirst: FirstPageStatement, SharedPageStatement {
+        static let sql = Self.text(CardRow.pageReading(for: "$1"))
+        static let sharedSQL = Self.text(CardRow.sharedPageReading(for: "$1"))
+
+        private static func text(_ reading: CardRow.PageReading) -> String {
+            """
             SELECT * FROM (
-                SELECT \(CardRow.select(viewer: "$1")) \(CardStatements.from)
-                WHERE c.parent_id IS NULL AND \(CardRow.visible(to: "$1")) ORDER BY c.created_at DESC, c.id DESC LIMIT \(CardStatements.maximumPageRows)
+                SELECT \(reading.columns) \(CardStatements.from)
+                WHERE c.parent_id IS NULL AND \(reading.filter) ORDER BY c.created_at DESC, c.id DESC LIMIT \(CardStatements.maximumPageRows)
             ) page LIMIT $2
             """
+        }
 
         let viewer: UUID
         let limit: Int
     }
 
     /// A later page of the latest feed, after a keyset position.
-    struct LatestAfter: LaterPageStatement {
-        static let sql = """
+    struct LatestAfter: LaterPageStatement, SharedPageStatement {
+        static let sql = Self.text(CardRow.pageReading(for: "$1"))
+        static let sharedSQL = Self.text(CardRow.sharedPageReading(for: "$1"))
+
+        private static func text(_ reading: CardRow.PageReading) -> String {
+            """
             SELECT * FROM (
-                SELECT \(CardRow.select(viewer: "$1")) \(CardStatements.from)
-                WHERE c.parent_id IS NULL AND \(CardRow.visible(to: "$1"))
+                SELECT \(reading.columns) \(CardStatements.from)
+                WHERE c.parent_id IS NULL AND \(reading.filter)
                   AND (c.created_at, c.id) < (timestamptz 'epoch' + $2::int8 * interval '1 microsecond', $3)
                 ORDER BY c.created_at DESC, c.id DESC LIMIT \(CardStatements.maximumPageRows)
             ) page LIMIT $4
             """
+        }
 
         let viewer: UUID
         let position: FeedPosition
         let limit: Int
+    }
+}
+
+/// A feed statement that also has a *shared* form (`sharedSQL`, see `FeedPageCache`): the same
+/// page for every viewer — blocks do not filter it — with the viewer's likes and, in one more
+/// column, whether the viewer and the card's author blocked one another. One read gives both the
+/// page to keep and the marks that make it the viewer's.
+protocol SharedPageStatement: CardRowStatement {
+    static var sharedSQL: String { get }
+}
+
+/// The shared form of `Base`: the same bindings, `Base.sharedSQL`, rows with the block column.
+struct SharedPageRead<Base: SharedPageStatement>: PostgresPreparedStatement {
+    static var sql: String { Base.sharedSQL }
+    typealias Row = (card: Card, micros: Int64, blocked: Bool)
+
+    let base: Base
+
+    func makeBindings() throws -> PostgresBindings { try self.base.makeBindings() }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row {
+        let (card, micros) = try CardRow.decode(row)
+        return (card, micros, try row.makeRandomAccess()[CardRow.columnCount].decode(Bool.self))
     }
 }
 

@@ -54,13 +54,34 @@ extension PostgresCardRepository {
         return Self.page(rows, limit: limit)
     }
 
-    /// The account no one is: no likes, no blocks, no cards (account IDs are random version-4 UUIDs,
-    /// never all zeros). A shared page is read as it sees the feed, with the same prepared statements.
+    /// The account no one is (account IDs are random version-4 UUIDs, never all zeros): a shared
+    /// page's cards are stored as it sees them, with `likedByMe` and `isMine` false.
     static let nobody = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
-    public func sharedPage(of feed: Feed, after position: FeedPosition?, limit: Int) async throws -> FeedPage {
-        // The latest and tag feeds have no subject that could be missing: never nil.
-        try await self.page(of: feed, after: position, limit: limit, viewer: Self.nobody) ?? FeedPage(cards: [], next: nil)
+    public func sharedPage(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> (page: FeedPage, marks: ViewerMarks) {
+        let rows: [(card: Card, micros: Int64, blocked: Bool)]
+        switch feed {
+        case .latest:
+            rows = try await self.sharedRows(
+                after: position, first: CardStatements.LatestFirst(viewer: viewer, limit: limit + 1),
+                after: { CardStatements.LatestAfter(viewer: viewer, position: $0, limit: limit + 1) })
+        case .tag(let tag):
+            rows = try await self.sharedRows(
+                after: position, first: TagStatements.FeedFirst(viewer: viewer, key: tag.key, limit: limit + 1),
+                after: { TagStatements.FeedAfter(viewer: viewer, key: tag.key, position: $0, limit: limit + 1) })
+        case .popular, .nearby, .author, .comments, .following:
+            preconditionFailure("only the latest and tag feeds are shared (FeedPageCache.Key)")
+        }
+        let page = Self.page(rows.map { ($0.card.seen(by: Self.nobody, liked: false), $0.micros) }, limit: limit)
+        let shown = rows.prefix(limit)
+        let marks = ViewerMarks(liked: Set(shown.filter(\.card.likedByMe).map(\.card.id)), blocked: shown.contains { $0.blocked })
+        return (page, marks)
+    }
+
+    private func sharedRows<First: SharedPageStatement, After: SharedPageStatement>(
+        after position: FeedPosition?, first: First, after: (FeedPosition) -> After
+    ) async throws -> [(card: Card, micros: Int64, blocked: Bool)] {
+        if let position { try await self.database.rows(SharedPageRead(base: after(position))) } else { try await self.database.rows(SharedPageRead(base: first)) }
     }
 
     public func viewerMarks(of viewer: UUID, cards: [UUID], authors: [UUID]) async throws -> ViewerMarks {

@@ -80,13 +80,18 @@ enum TagStatements {
     static let feedFrom = "FROM card_tags t JOIN cards c ON c.id = t.card_id \(CardRow.joins(viewer: "$1"))"
 
     /// The first page of a tag feed: viewer $1, tag key $2, limit $3.
-    struct FeedFirst: CardRowStatement {
-        static let sql = """
+    struct FeedFirst: SharedPageStatement {
+        static let sql = Self.text(CardRow.pageReading(for: "$1"))
+        static let sharedSQL = Self.text(CardRow.sharedPageReading(for: "$1"))
+
+        private static func text(_ reading: CardRow.PageReading) -> String {
+            """
             SELECT * FROM (
-                SELECT \(CardRow.select(viewer: "$1")) \(TagStatements.feedFrom)
-                WHERE t.tag_key = $2 AND \(CardRow.visible(to: "$1")) ORDER BY t.created_at DESC, t.card_id DESC LIMIT \(CardStatements.maximumPageRows)
+                SELECT \(reading.columns) \(TagStatements.feedFrom)
+                WHERE t.tag_key = $2 AND \(reading.filter) ORDER BY t.created_at DESC, t.card_id DESC LIMIT \(CardStatements.maximumPageRows)
             ) page LIMIT $3
             """
+        }
         static let boundedRows = CardStatements.maximumPageRows
 
         let viewer: UUID
@@ -103,15 +108,20 @@ enum TagStatements {
     }
 
     /// A later page of a tag feed, after a keyset position: viewer $1, key $2, micros $3, id $4, limit $5.
-    struct FeedAfter: CardRowStatement {
-        static let sql = """
+    struct FeedAfter: SharedPageStatement {
+        static let sql = Self.text(CardRow.pageReading(for: "$1"))
+        static let sharedSQL = Self.text(CardRow.sharedPageReading(for: "$1"))
+
+        private static func text(_ reading: CardRow.PageReading) -> String {
+            """
             SELECT * FROM (
-                SELECT \(CardRow.select(viewer: "$1")) \(TagStatements.feedFrom)
-                WHERE t.tag_key = $2 AND \(CardRow.visible(to: "$1"))
+                SELECT \(reading.columns) \(TagStatements.feedFrom)
+                WHERE t.tag_key = $2 AND \(reading.filter)
                   AND (t.created_at, t.card_id) < (timestamptz 'epoch' + $3::int8 * interval '1 microsecond', $4)
                 ORDER BY t.created_at DESC, t.card_id DESC LIMIT \(CardStatements.maximumPageRows)
             ) page LIMIT $5
             """
+        }
         static let boundedRows = CardStatements.maximumPageRows
 
         let viewer: UUID

@@ -18,8 +18,9 @@ public protocol CardRepository: Sendable {
     /// `nil` when the feed's subject (a parent card, an author) does not exist.
     func page(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage?
     /// One page of a feed that looks the same to everyone (`latest`, a tag's; see `FeedPageCache`)
-    /// as a viewer with no likes and no blocks sees it: `likedByMe` and `isMine` are false.
-    func sharedPage(of feed: Feed, after position: FeedPosition?, limit: Int) async throws -> FeedPage
+    /// as a viewer with no likes and no blocks sees it (`likedByMe` and `isMine` false, blocked
+    /// authors' cards included), and `viewer`'s marks on it, read together.
+    func sharedPage(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> (page: FeedPage, marks: ViewerMarks)
     /// Which of `cards` the viewer liked, and whether the viewer and any of `authors` blocked one
     /// another: what turns a shared page into the viewer's. One small read.
     func viewerMarks(of viewer: UUID, cards: [UUID], authors: [UUID]) async throws -> ViewerMarks

@@ -43,9 +43,9 @@ final class RecordingCardRepository: CardRepository {
         return self.pageResult
     }
 
-    func sharedPage(of feed: Feed, after position: FeedPosition?, limit: Int) async throws -> FeedPage {
+    func sharedPage(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> (page: FeedPage, marks: ViewerMarks) {
         self.calls.withLock { $0.sharedPages.append((feed, position, limit)) }
-        return self.pageResult ?? FeedPage(cards: [], next: nil)
+        return (self.pageResult ?? FeedPage(cards: [], next: nil), self.marks(viewer))
     }
 
     func viewerMarks(of viewer: UUID, cards: [UUID], authors: [UUID]) async throws -> ViewerMarks {

@@ -63,23 +63,27 @@ public struct ReadFeed: Sendable {
         return (result.cards, result.next.map { FeedCursor.encode($0, for: feed) })
     }
 
-    /// A page shared by everyone comes from `FeedPageCache` (read once when it is not kept) and is
-    /// completed with the viewer's marks; a block on the page, or any other feed, reads the
-    /// viewer's page from the repository.
+    /// A page shared by everyone comes from `FeedPageCache` and is completed with the viewer's
+    /// marks (one small read), or, when it is not kept, is read together with them (one read, as
+    /// without the cache) and kept. A block between the viewer and an author on the page, or any
+    /// other feed, reads the viewer's own page.
     private func read(_ feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
         let cache = self.environment.feedPages
         if cache.isEnabled, let key = FeedPageCache.Key(feed, after: position, limit: limit) {
             let shared: FeedPage
+            let marks: ViewerMarks
             if let kept = cache.page(key, at: self.environment.now()) {
                 shared = kept
+                marks =
+                    kept.cards.isEmpty
+                    ? ViewerMarks(liked: [], blocked: false)
+                    : try await self.environment.cards.viewerMarks(
+                        of: viewer, cards: kept.cards.map(\.id), authors: Array(Set(kept.cards.map(\.author.id))))
             } else {
                 let ticket = cache.ticket(at: self.environment.now())
-                shared = try await self.environment.cards.sharedPage(of: feed, after: position, limit: limit)
+                (shared, marks) = try await self.environment.cards.sharedPage(of: feed, after: position, limit: limit, viewer: viewer)
                 cache.store(shared, for: key, ticket: ticket)
             }
-            if shared.cards.isEmpty { return shared }
-            let marks = try await self.environment.cards.viewerMarks(
-                of: viewer, cards: shared.cards.map(\.id), authors: Array(Set(shared.cards.map(\.author.id))))
             if !marks.blocked { return shared.seen(by: viewer, marks: marks) }
         }
         return try await self.environment.cards.page(of: feed, after: position, limit: limit, viewer: viewer)
