@@ -63,9 +63,17 @@ public struct FeedPosition: Sendable, Equatable {
 public struct FeedPage: Sendable, Equatable {
     public let cards: [Card]
     public let next: FeedPosition?
+    /// Set on a page kept by `FeedPageCache` (and the readers' pages made from it); not part of
+    /// the page's value.
+    public let memo: SharedPageMemo?
 
-    public init(cards: [Card], next: FeedPosition?) {
+    public init(cards: [Card], next: FeedPosition?, memo: SharedPageMemo? = nil) {
         self.cards = cards
         self.next = next
+        self.memo = memo
+    }
+
+    public static func == (lhs: FeedPage, rhs: FeedPage) -> Bool {
+        lhs.cards == rhs.cards && lhs.next == rhs.next
     }
 }

@@ -105,7 +105,8 @@ public final class FeedPageCache: Sendable {
                 storage.entries = storage.entries.filter { self.isFresh($0.value, at: ticket.readAt) }
                 if storage.entries.count >= self.capacity { storage.entries.removeAll(keepingCapacity: true) }
             }
-            storage.entries[key] = Entry(page: page, readAt: ticket.readAt)
+            // A fresh memo per kept page: what outer layers derive from it lives and dies with it.
+            storage.entries[key] = Entry(page: FeedPage(cards: page.cards, next: page.next, memo: SharedPageMemo()), readAt: ticket.readAt)
         }
     }
 

@@ -16,6 +16,6 @@ public struct ViewerMarks: Sendable, Equatable {
 extension FeedPage {
     /// The shared page as `viewer` sees it, when no author on it is blocked either way.
     public func seen(by viewer: UUID, marks: ViewerMarks) -> FeedPage {
-        FeedPage(cards: self.cards.map { $0.seen(by: viewer, liked: marks.liked.contains($0.id)) }, next: self.next)
+        FeedPage(cards: self.cards.map { $0.seen(by: viewer, liked: marks.liked.contains($0.id)) }, next: self.next, memo: self.memo)
     }
 }

@@ -8,7 +8,14 @@ struct CardBody: JSONWritable, Equatable {
     let card: Card
 
     func write(to writer: inout JSONWriter) {
-        let card = self.card
+        Self.writeShared(self.card, to: &writer)
+        Self.writeViewerFlags(self.card, to: &writer)
+    }
+
+    /// The opening brace and every member that is the same for all readers, the object left open.
+    /// (Members come in this order so that a shared page's cards can be written once for all its
+    /// readers; JSON objects are unordered.)
+    static func writeShared(_ card: Card, to writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("id")
         writer.uuid(card.id)
@@ -36,12 +43,16 @@ struct CardBody: JSONWritable, Equatable {
         writer.int(card.likeCount)
         writer.key("commentCount")
         writer.int(card.commentCount)
+        writer.key("distanceMeters")
+        writer.double(card.distanceMeters.map { ($0 * 10).rounded() / 10 })
+    }
+
+    /// The reader's own members, and the closing brace.
+    static func writeViewerFlags(_ card: Card, to writer: inout JSONWriter) {
         writer.key("likedByMe")
         writer.bool(card.likedByMe)
         writer.key("isMine")
         writer.bool(card.isMine)
-        writer.key("distanceMeters")
-        writer.double(card.distanceMeters.map { ($0 * 10).rounded() / 10 })
         writer.endObject()
     }
 }
@@ -97,12 +108,41 @@ struct ImageBody: JSONWritable, Equatable {
 struct CardListBody: JSONWritable, Equatable {
     let cards: [Card]
     let nextCursor: String?
+    /// The memo of the kept shared page these cards were completed from: each card's shared
+    /// members are written once per kept page, kept there, and copied for every reader.
+    var shared: SharedPageMemo? = nil
 
     /// Room for a typical page in one allocation (a card is about 600 bytes).
     var capacity: Int { 64 + self.cards.count * 768 }
 
     func write(to writer: inout JSONWriter) {
+        if let shared {
+            let written = shared.value { SharedCardsJSON(self.cards) }
+            // The memo belongs to the page these cards came from; the check costs a comparison of IDs.
+            if written.ids == self.cards.map(\.id) {
+                ListJSON.write(Array(zip(self.cards, written.members)), nextCursor: self.nextCursor, to: &writer) { item, writer in
+                    writer.openObject(item.1)
+                    CardBody.writeViewerFlags(item.0, to: &writer)
+                }
+                return
+            }
+        }
         ListJSON.write(self.cards, nextCursor: self.nextCursor, to: &writer) { CardBody(card: $0).write(to: &$1) }
+    }
+}
+
+/// A shared page's cards as `CardBody.writeShared` writes them, kept in the page's `SharedPageMemo`.
+struct SharedCardsJSON: Sendable {
+    let ids: [UUID]
+    let members: [[UInt8]]
+
+    init(_ cards: [Card]) {
+        self.ids = cards.map(\.id)
+        self.members = cards.map { card in
+            var writer = JSONWriter(capacity: 768)
+            CardBody.writeShared(card, to: &writer)
+            return writer.bytes
+        }
     }
 }
 

@@ -35,6 +35,14 @@ struct JSONWriter {
         self.needsComma = false
     }
 
+    /// An object another writer opened with `beginObject` and wrote members into, left open:
+    /// continue with `key` and close with `endObject`.
+    mutating func openObject(_ written: [UInt8]) {
+        self.separate()
+        self.bytes.append(contentsOf: written)
+        self.needsComma = true
+    }
+
     mutating func endObject() {
         self.bytes.append(UInt8(ascii: "}"))
         self.needsComma = true

@@ -8,12 +8,13 @@ struct FeedReactor: Reactor {
     }
 
     enum Mutation: Sendable {
-        case pageLoaded(cards: [Card], nextCursor: String?)
+        /// `shared`: the kept page the cards were completed from, whose encoded cards can be reused.
+        case pageLoaded(cards: [Card], nextCursor: String?, shared: SharedPageMemo? = nil)
     }
 
     enum State: Sendable, Equatable {
         case pending
-        case page(cards: [Card], nextCursor: String?)
+        case page(cards: [Card], nextCursor: String?, shared: SharedPageMemo? = nil)
     }
 
     let caller: Authenticate.Caller
@@ -24,13 +25,13 @@ struct FeedReactor: Reactor {
         switch action {
         case .read(let feed, let page):
             let result = try await ReadFeed(self.cards)(feed, page: page, viewer: self.caller.account.id)
-            return [.pageLoaded(cards: result.cards, nextCursor: result.nextCursor)]
+            return [.pageLoaded(cards: result.cards, nextCursor: result.nextCursor, shared: result.shared)]
         }
     }
 
     static func reduce(state: State, mutation: Mutation) -> State {
         switch mutation {
-        case .pageLoaded(let cards, let nextCursor): .page(cards: cards, nextCursor: nextCursor)
+        case .pageLoaded(let cards, let nextCursor, let shared): .page(cards: cards, nextCursor: nextCursor, shared: shared)
         }
     }
 }
@@ -39,8 +40,8 @@ extension FeedReactor.State: ResponseState {
     func response() throws -> Response {
         switch self {
         case .pending: throw IncompleteReactorState(state: "\(self)")
-        case .page(let cards, let nextCursor):
-            let body = CardListBody(cards: cards, nextCursor: nextCursor)
+        case .page(let cards, let nextCursor, let shared):
+            let body = CardListBody(cards: cards, nextCursor: nextCursor, shared: shared)
             return JSON.response(.ok, writing: body, capacity: body.capacity)
         }
     }

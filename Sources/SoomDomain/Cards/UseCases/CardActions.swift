@@ -54,13 +54,16 @@ public struct ReadFeed: Sendable {
         self.environment = environment
     }
 
-    /// The cards and the `nextCursor` (nil on the last page).
-    public func callAsFunction(_ feed: Feed, page: PageRequest, viewer: UUID) async throws -> (cards: [Card], nextCursor: String?) {
+    /// The cards, the `nextCursor` (nil on the last page), and the memo of the kept shared page the
+    /// cards were completed from (nil when the page was read for this viewer).
+    public func callAsFunction(
+        _ feed: Feed, page: PageRequest, viewer: UUID
+    ) async throws -> (cards: [Card], nextCursor: String?, shared: SharedPageMemo?) {
         let position = try page.cursor.map { cursor throws(SoomError) in try FeedCursor.decode(cursor, for: feed) }
         guard let result = try await self.read(feed, after: position, limit: page.limit, viewer: viewer) else {
             throw SoomError(.notFound, code: "not_found", message: "There is no such card or account.")
         }
-        return (result.cards, result.next.map { FeedCursor.encode($0, for: feed) })
+        return (result.cards, result.next.map { FeedCursor.encode($0, for: feed) }, result.memo)
     }
 
     /// A page shared by everyone comes from `FeedPageCache` and is completed with the viewer's
