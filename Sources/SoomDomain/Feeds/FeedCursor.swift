@@ -26,7 +26,7 @@ public enum FeedCursor {
     /// Decodes the cursor of the list named by `scope`; `ranked` lists (the popular feed) carry a
     /// ranking generation and rank as well.
     public static func decode(_ text: String, scope: String, ranked: Bool = false) throws(SoomError) -> FeedPosition {
-        guard text.utf8.count <= Self.maximumLength, let data = Self.base64URLDecode(text) else { throw Self.invalid }
+        guard text.utf8.count <= Self.maximumLength, let data = Base64URL.decode(text) else { throw Self.invalid }
         let fields = String(decoding: data, as: UTF8.self).split(separator: "|", omittingEmptySubsequences: false).map(String.init)
         guard fields.count >= 4, fields[0] == "v1", fields[1] == scope, let micros = Int64(fields[2]), let id = UUID(uuidString: fields[3])
         else { throw Self.invalid }
@@ -42,14 +42,6 @@ public enum FeedCursor {
     }
 
     static let invalid = SoomError(.invalidRequest, code: "invalid_cursor", message: "The cursor is malformed or belongs to another list.", field: "cursor")
-
-    private static func base64URLDecode(_ text: String) -> Data? {
-        guard text.utf8.allSatisfy({ $0 == 0x2D || $0 == 0x5F || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) })
-        else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64)
-    }
 }
 
 /// `limit` (1…50, default 20) and `cursor` of a list request.
