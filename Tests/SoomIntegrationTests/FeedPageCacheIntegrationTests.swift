@@ -71,10 +71,10 @@ struct FeedPageCacheIntegrationTests {
             let changed = ContinuousClock.now
             let served = Self.card(try await Self.page(two, reader), card)?["content"] as? String
             if ContinuousClock.now - read < .milliseconds(900) { #expect(served == "처음", "served from memory within the lifetime") }
-            try await eventually("the other instance shows the change") {
-                Self.card(try await Self.page(two, reader), card)?["content"] as? String == "바뀜"
-            }
-            #expect(ContinuousClock.now - changed < .milliseconds(1500))
+            // Every page kept at that moment was read before it and is dropped within the lifetime
+            // (a page read later has the change): a read starting then shows it, however loaded the machine.
+            try await Task.sleep(until: changed + .milliseconds(Int(Self.lifetime * 1000) + 10))
+            #expect(Self.card(try await Self.page(two, reader), card)?["content"] as? String == "바뀜")
 
             // The reader's own like and block, made on the first instance, show on the second at once.
             _ = try await Self.page(two, reader)
@@ -94,8 +94,9 @@ struct FeedPageCacheIntegrationTests {
             try await database.execute("UPDATE cards SET expires_at = now() + interval '400 milliseconds' WHERE id = \(UUID(uuidString: story)!)")
             let read = ContinuousClock.now
             #expect(try await Self.page(client, tokens[0]).map(\.id) == [card, story])
+            // Past the story's end, still within the kept page's lifetime (on a loaded machine the
+            // page may have expired as well; then it is read again, with the same answer).
             try await Task.sleep(until: read + .milliseconds(550))
-            #expect(ContinuousClock.now - read < .milliseconds(1000), "still within the page's lifetime")
             #expect(try await Self.page(client, tokens[0]).map(\.id) == [card])
         }
     }
