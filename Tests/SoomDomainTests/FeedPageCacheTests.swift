@@ -97,6 +97,45 @@ struct FeedPageCacheTests {
         #expect(cache.page(other, at: Self.start) == nil)
     }
 
+    @Test("a like refuses only reads that began before it and show the card; a long-gone read is refused")
+    func likeRefusesOnlyItsCard() {
+        let cache = FeedPageCache(lifetime: 1)
+        let liked = Self.card()
+        let other = FeedPageCache.Key(.latest, after: nil, limit: 5)!
+        let ticket = cache.ticket(at: Self.start)
+        cache.invalidate(card: liked.id)
+        cache.store(Self.page(liked), for: Self.latest, ticket: ticket)
+        cache.store(Self.page(Self.card()), for: other, ticket: ticket)
+        #expect(cache.page(Self.latest, at: Self.start) == nil)
+        #expect(cache.page(other, at: Self.start) != nil)
+
+        let old = cache.ticket(at: Self.start)
+        for _ in 0...FeedPageCache.changeLogSize { cache.invalidate(card: UUID()) }
+        cache.store(Self.page(Self.card()), for: Self.latest, ticket: old)
+        #expect(cache.page(Self.latest, at: Self.start) == nil, "the changes since this read are no longer all known")
+    }
+
+    @Test("memory: a page larger than a sixteenth of the budget is not kept, and the budget is never exceeded")
+    func byteBudget() {
+        let small = Self.page(Self.card())
+        let cost = FeedPageCache.cost(of: small)
+        let cache = FeedPageCache(lifetime: 1, byteBudget: cost * 16)
+        let huge = Self.page(
+            Card(
+                id: UUID(), content: String(repeating: "가", count: cost), font: .default, background: .builtIn(name: "sea-calm"), tags: [],
+                author: Self.author, parentID: nil, parentDeleted: false, createdAt: Self.start, expiresAt: nil, likeCount: 0, commentCount: 0,
+                likedByMe: false, isMine: false, distanceMeters: nil))
+        cache.store(huge, for: Self.latest, ticket: cache.ticket(at: Self.start))
+        #expect(cache.count == 0)
+        for limit in 1...40 {
+            cache.store(small, for: FeedPageCache.Key(.latest, after: nil, limit: limit)!, ticket: cache.ticket(at: Self.start))
+            #expect(cache.bytes <= cost * 16)
+        }
+        #expect(cache.count >= 1 && cache.count <= 16)
+        cache.invalidateAll()
+        #expect(cache.bytes == 0)
+    }
+
     @Test("when full, expired pages go first, then all")
     func capacity() {
         let cache = FeedPageCache(lifetime: 1, capacity: 2)
@@ -123,7 +162,7 @@ struct SharedFeedReadTests {
         let plain = FeedPageCacheTests.card()
         let repository = RecordingCardRepository(
             pageResult: FeedPage(cards: [mine, liked, plain], next: nil),
-            marks: { viewer in ViewerMarks(liked: viewer == Self.viewer ? [liked.id] : [], blocked: false) })
+            marks: { viewer in ViewerMarks(liked: viewer == Self.viewer ? [liked.id: 5] : [:], blocked: false) })
         let clock = Mutex(FeedPageCacheTests.start)
         let environment = CardEnvironment(cards: repository, feedPages: FeedPageCache(lifetime: 1), now: { clock.withLock { $0 } })
         let request = try PageRequest(limit: 20, cursor: nil)
@@ -131,8 +170,11 @@ struct SharedFeedReadTests {
         let first = try await ReadFeed(environment)(.latest, page: request, viewer: Self.viewer)
         #expect(first.cards.map(\.isMine) == [true, false, false])
         #expect(first.cards.map(\.likedByMe) == [false, true, false])
+        // The liked card's count is the one read with the marks, not the kept one.
+        #expect(first.cards.map(\.likeCount) == [0, 5, 0])
         let someoneElse = try await ReadFeed(environment)(.latest, page: request, viewer: UUID())
         #expect(someoneElse.cards.map(\.isMine) == [false, false, false] && someoneElse.cards.map(\.likedByMe) == [false, false, false])
+        #expect(someoneElse.cards.map(\.likeCount) == [0, 0, 0])
         // The first read brought the page and the first viewer's marks at once; the second viewer's needed a probe.
         #expect(repository.calls.withLock { ($0.sharedPages.count, $0.pages.count, $0.marks.count) } == (1, 0, 1))
 
@@ -145,7 +187,7 @@ struct SharedFeedReadTests {
     @Test("a block between the viewer and an author on the page reads the viewer's own page")
     func blocked() async throws {
         let repository = RecordingCardRepository(
-            pageResult: FeedPage(cards: [FeedPageCacheTests.card()], next: nil), marks: { _ in ViewerMarks(liked: [], blocked: true) })
+            pageResult: FeedPage(cards: [FeedPageCacheTests.card()], next: nil), marks: { _ in ViewerMarks(liked: [:], blocked: true) })
         let environment = CardEnvironment(cards: repository, feedPages: FeedPageCache(lifetime: 1))
         _ = try await ReadFeed(environment)(.latest, page: try PageRequest(limit: 20, cursor: nil), viewer: Self.viewer)
         #expect(repository.calls.withLock { ($0.sharedPages.count, $0.pages.count) } == (1, 1))
@@ -160,7 +202,7 @@ struct SharedFeedReadTests {
         #expect(repository.calls.withLock { ($0.sharedPages.count, $0.pages.count, $0.marks.count) } == (0, 2, 0))
     }
 
-    @Test("posting and deleting drop every kept page")
+    @Test("posting drops every kept page")
     func writesInvalidate() async throws {
         let repository = RecordingCardRepository(pageResult: FeedPage(cards: [FeedPageCacheTests.card()], next: nil))
         let cache = FeedPageCache(lifetime: 1)

@@ -53,10 +53,14 @@ struct FeedPageCacheIntegrationTests {
             // Paging is unchanged by the cache: small pages, the same cards, no repeats.
             #expect(try await client.allPages("/v1/feeds/latest", token: other, limit: 1).map(\.id) == [third, others, first])
             #expect(try await client.allPages("/v1/feeds/latest", token: reader, limit: 1).map(\.id) == [third, others])
+
+            // A withdrawal takes the account's cards off every page at once.
+            #expect(try await client.send(.delete, "/v1/me", json: ["reason": "bye"], token: other).status == .noContent)
+            #expect(try await Self.page(client, reader).isEmpty)
         }
     }
 
-    @Test("another instance's changes show within the lifetime; likes and blocks show at once")
+    @Test("another instance's changes show within the lifetime; the reader's likes (with their count) and blocks show at once")
     func otherInstance() async throws {
         try await withTwoTestApps(sessionCacheLifetime: 0, feedCacheLifetime: Self.lifetime) { one, two, database in
             let tokens = try await database.makeAccounts(2)
@@ -79,7 +83,8 @@ struct FeedPageCacheIntegrationTests {
             // The reader's own like and block, made on the first instance, show on the second at once.
             _ = try await Self.page(two, reader)
             #expect(try await one.send(.put, "/v1/cards/\(card)/like", token: reader).status == .ok)
-            #expect(Self.card(try await Self.page(two, reader), card)?["likedByMe"] as? Bool == true)
+            let liked = try #require(Self.card(try await Self.page(two, reader), card))
+            #expect(liked["likedByMe"] as? Bool == true && liked["likeCount"] as? Int == 1, "the reader's like is counted too")
             #expect(try await one.relate(reader, "block", try await one.accountID(author)).status == .ok)
             #expect(try await Self.page(two, reader).isEmpty)
         }

@@ -96,16 +96,19 @@ struct SharedPageRead<Base: SharedPageStatement>: PostgresPreparedStatement {
 }
 
 extension CardStatements {
-    /// What makes a shared page the viewer's (`$1`): which of the cards (`$2`) they liked — probes
-    /// of the `likes` primary key — and whether they and any of the authors (`$3`) blocked one
-    /// another, either way. One row.
+    /// What makes a shared page the viewer's (`$1`): which of the cards (`$2`) they liked, with
+    /// those cards' like counts now — probes of the `likes` and `cards` primary keys — and whether
+    /// they and any of the authors (`$3`) blocked one another, either way. One row (an aggregate
+    /// over no likes still gives one).
     struct ViewerMarks: PostgresPreparedStatement {
         static let sql = """
-            SELECT ARRAY(SELECT l.card_id FROM likes l WHERE l.account_id = $1 AND l.card_id = ANY($2::uuid[])),
+            SELECT COALESCE(array_agg(l.card_id), '{}'), COALESCE(array_agg(c.like_count), '{}'),
                    EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = $1 AND b.blocked_id = ANY($3::uuid[]))
                                                      OR (b.blocked_id = $1 AND b.blocker_id = ANY($3::uuid[])))
+            FROM likes l JOIN cards c ON c.id = l.card_id
+            WHERE l.account_id = $1 AND l.card_id = ANY($2::uuid[])
             """
-        typealias Row = (liked: [UUID], blocked: Bool)
+        typealias Row = (liked: [UUID: Int], blocked: Bool)
 
         let viewer: UUID
         let cards: [UUID]
@@ -120,8 +123,8 @@ extension CardStatements {
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
-            let (liked, blocked) = try row.decode(([UUID], Bool).self)
-            return (liked, blocked)
+            let (cards, counts, blocked) = try row.decode(([UUID], [Int], Bool).self)
+            return (Dictionary(zip(cards, counts), uniquingKeysWith: { first, _ in first }), blocked)
         }
     }
 }

@@ -74,7 +74,8 @@ extension PostgresCardRepository {
         }
         let page = Self.page(rows.map { ($0.card.seen(by: Self.nobody, liked: false), $0.micros) }, limit: limit)
         let shown = rows.prefix(limit)
-        let marks = ViewerMarks(liked: Set(shown.filter(\.card.likedByMe).map(\.card.id)), blocked: shown.contains { $0.blocked })
+        let liked = Dictionary(shown.filter(\.card.likedByMe).map { ($0.card.id, $0.card.likeCount) }, uniquingKeysWith: { first, _ in first })
+        let marks = ViewerMarks(liked: liked, blocked: shown.contains { $0.blocked })
         return (page, marks)
     }
 
@@ -86,7 +87,7 @@ extension PostgresCardRepository {
 
     public func viewerMarks(of viewer: UUID, cards: [UUID], authors: [UUID]) async throws -> ViewerMarks {
         let rows = try await self.database.rows(CardStatements.ViewerMarks(viewer: viewer, cards: cards, authors: authors))
-        return rows.first.map { ViewerMarks(liked: Set($0.liked), blocked: $0.blocked) } ?? ViewerMarks(liked: [], blocked: false)
+        return rows.first.map { ViewerMarks(liked: $0.liked, blocked: $0.blocked) } ?? ViewerMarks(liked: [:], blocked: false)
     }
 
     /// A page from `limit + 1` newest-first rows: the extra row only says that another page follows.

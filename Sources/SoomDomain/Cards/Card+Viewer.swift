@@ -1,12 +1,12 @@
 import Foundation
 
 extension Card {
-    /// The card with the viewer's flags set.
-    public func seen(by viewer: UUID, liked: Bool) -> Card {
+    /// The card with the viewer's flags set (and, when given, a newer like count).
+    public func seen(by viewer: UUID, liked: Bool, likeCount: Int? = nil) -> Card {
         Card(
             id: self.id, content: self.content, font: self.font, background: self.background, tags: self.tags, author: self.author,
             parentID: self.parentID, parentDeleted: self.parentDeleted, createdAt: self.createdAt, expiresAt: self.expiresAt,
-            likeCount: self.likeCount, commentCount: self.commentCount, likedByMe: liked, isMine: self.author.id == viewer,
+            likeCount: likeCount ?? self.likeCount, commentCount: self.commentCount, likedByMe: liked, isMine: self.author.id == viewer,
             distanceMeters: self.distanceMeters)
     }
 }

@@ -2,12 +2,13 @@ import Foundation
 
 /// What makes a shared feed page (see `FeedPageCache`) one viewer's page.
 public struct ViewerMarks: Sendable, Equatable {
-    /// The page's cards the viewer liked.
-    public let liked: Set<UUID>
+    /// The page's cards the viewer liked, with their like counts as read with the marks: a reader
+    /// who just liked a card through another instance sees their like counted.
+    public let liked: [UUID: Int]
     /// The viewer and an author on the page blocked one another: the page must be read for the viewer.
     public let blocked: Bool
 
-    public init(liked: Set<UUID>, blocked: Bool) {
+    public init(liked: [UUID: Int], blocked: Bool) {
         self.liked = liked
         self.blocked = blocked
     }
@@ -16,6 +17,11 @@ public struct ViewerMarks: Sendable, Equatable {
 extension FeedPage {
     /// The shared page as `viewer` sees it, when no author on it is blocked either way.
     public func seen(by viewer: UUID, marks: ViewerMarks) -> FeedPage {
-        FeedPage(cards: self.cards.map { $0.seen(by: viewer, liked: marks.liked.contains($0.id)) }, next: self.next, memo: self.memo)
+        FeedPage(
+            cards: self.cards.map { card in
+                let likeCount = marks.liked[card.id]
+                return card.seen(by: viewer, liked: likeCount != nil, likeCount: likeCount ?? card.likeCount)
+            },
+            next: self.next, memo: self.memo)
     }
 }

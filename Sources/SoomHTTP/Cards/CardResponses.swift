@@ -120,9 +120,12 @@ struct CardListBody: JSONWritable, Equatable {
             let written = shared.value { SharedCardsJSON(self.cards) }
             // The memo belongs to the page these cards came from; the check costs a comparison of IDs.
             if written.ids == self.cards.map(\.id) {
-                ListJSON.write(Array(zip(self.cards, written.members)), nextCursor: self.nextCursor, to: &writer) { item, writer in
-                    writer.openObject(item.1)
-                    CardBody.writeViewerFlags(item.0, to: &writer)
+                ListJSON.write(Array(self.cards.indices), nextCursor: self.nextCursor, to: &writer) { index, writer in
+                    let card = self.cards[index]
+                    // A reader's own like can make their count newer than the kept page's.
+                    guard card.likeCount == written.likeCounts[index] else { return CardBody(card: card).write(to: &writer) }
+                    writer.openObject(written.members[index])
+                    CardBody.writeViewerFlags(card, to: &writer)
                 }
                 return
             }
@@ -134,10 +137,12 @@ struct CardListBody: JSONWritable, Equatable {
 /// A shared page's cards as `CardBody.writeShared` writes them, kept in the page's `SharedPageMemo`.
 struct SharedCardsJSON: Sendable {
     let ids: [UUID]
+    let likeCounts: [Int]
     let members: [[UInt8]]
 
     init(_ cards: [Card]) {
         self.ids = cards.map(\.id)
+        self.likeCounts = cards.map(\.likeCount)
         self.members = cards.map { card in
             var writer = JSONWriter(capacity: 768)
             CardBody.writeShared(card, to: &writer)

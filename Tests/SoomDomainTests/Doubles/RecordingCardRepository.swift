@@ -21,7 +21,7 @@ final class RecordingCardRepository: CardRepository {
 
     init(
         createOutcome: @escaping @Sendable (NewCard) -> CreateCardOutcome = { .created($0.asPosted) }, pageResult: FeedPage? = FeedPage(cards: [], next: nil),
-        reportOutcome: ReportOutcome = .reported, marks: @escaping @Sendable (UUID) -> ViewerMarks = { _ in ViewerMarks(liked: [], blocked: false) }
+        reportOutcome: ReportOutcome = .reported, marks: @escaping @Sendable (UUID) -> ViewerMarks = { _ in ViewerMarks(liked: [:], blocked: false) }
     ) {
         self.createOutcome = createOutcome
         self.pageResult = pageResult

@@ -79,7 +79,7 @@ public struct ReadFeed: Sendable {
                 shared = kept
                 marks =
                     kept.cards.isEmpty
-                    ? ViewerMarks(liked: [], blocked: false)
+                    ? ViewerMarks(liked: [:], blocked: false)
                     : try await self.environment.cards.viewerMarks(
                         of: viewer, cards: kept.cards.map(\.id), authors: Array(Set(kept.cards.map(\.author.id))))
             } else {
