@@ -20,7 +20,7 @@ extension FeedPage {
         FeedPage(
             cards: self.cards.map { card in
                 let likeCount = marks.liked[card.id]
-                return card.seen(by: viewer, liked: likeCount != nil, likeCount: likeCount ?? card.likeCount)
+                return card.seen(by: viewer, liked: likeCount != nil, likeCount: likeCount)
             },
             next: self.next, memo: self.memo)
     }

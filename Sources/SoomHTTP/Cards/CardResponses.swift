@@ -119,8 +119,8 @@ struct CardListBody: JSONWritable, Equatable {
         if let shared {
             let written = shared.value { SharedCardsJSON(self.cards) }
             // The memo belongs to the page these cards came from; the check costs a comparison of IDs.
-            if written.ids == self.cards.map(\.id) {
-                ListJSON.write(Array(self.cards.indices), nextCursor: self.nextCursor, to: &writer) { index, writer in
+            if written.ids.elementsEqual(self.cards.lazy.map(\.id)) {
+                ListJSON.write(self.cards.indices, nextCursor: self.nextCursor, to: &writer) { index, writer in
                     let card = self.cards[index]
                     // A reader's own like can make their count newer than the kept page's.
                     guard card.likeCount == written.likeCounts[index] else { return CardBody(card: card).write(to: &writer) }

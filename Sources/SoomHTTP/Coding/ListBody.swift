@@ -16,8 +16,8 @@ struct ListBody<Item: JSONWritable>: JSONWritable {
 /// The contract's list shape, written by every list body.
 enum ListJSON {
     /// The list shape around any elements, each written by `element` (no wrapper array needed).
-    static func write<Element>(
-        _ elements: [Element], nextCursor: String?, to writer: inout JSONWriter, element: (Element, inout JSONWriter) -> Void
+    static func write<Elements: Sequence>(
+        _ elements: Elements, nextCursor: String?, to writer: inout JSONWriter, element: (Elements.Element, inout JSONWriter) -> Void
     ) {
         writer.beginObject()
         writer.key("items")
