@@ -57,7 +57,11 @@ struct ShutdownTests {
                     }
                 }
             }
+            // Let the stream get going: at least 800 ms, and until a post is acknowledged (on a
+            // machine busy with the rest of the suite the first posts can take longer than that).
             try await Task.sleep(for: .milliseconds(800))
+            let waitingSince = ContinuousClock.now
+            while acknowledged.ids.isEmpty, ContinuousClock.now - waitingSince < .seconds(10) { try await Task.sleep(for: .milliseconds(20)) }
             let before = acknowledged.ids.count
             let started = ContinuousClock.now
             await group.triggerGracefulShutdown()
