@@ -45,7 +45,12 @@ struct CardRuleTests {
         #expect(throws: SoomError.self) { try Self.draft(location: (90.5, 0)) }
         #expect(throws: SoomError.self) { try Self.draft(location: (0, -180.01)) }
         #expect(throws: SoomError.self) { try Self.draft(location: (.nan, 0)) }
-        #expect(try Self.draft(location: (-90, 180)).location == GeoLocation(latitude: -90, longitude: 180))
+        #expect(try Self.draft(location: (-90, 180)).location == GeoCell(containing: try GeoLocation(latitude: -90, longitude: 180)))
+        // The point itself is gone at decoding: only its cell's centre remains.
+        let cell = try #require(try Self.draft(location: (37.5641234, 126.9771234)).location)
+        #expect(cell.key == "wydm9q" && cell.latitude != 37.5641234 && cell.longitude != 126.9771234)
+        #expect(try Self.draft(location: (37.5641234, 126.9771234)).canonicalForm(parentID: nil).contains("wydm9q"))
+        #expect(!(try Self.draft(location: (37.5641234, 126.9771234)).canonicalForm(parentID: nil).contains("37.564")))
         let story = NewCard(
             id: UUID(), author: UserSummary(id: UUID(), nickname: "a", profileImage: nil), parentID: nil, draft: try Self.draft(story: true),
             createdAt: Date(timeIntervalSince1970: 0))

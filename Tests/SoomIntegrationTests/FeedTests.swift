@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdTesting
+import SoomDomain
 import Testing
 
 @Suite("Feeds against PostgreSQL")
@@ -101,12 +102,16 @@ struct FeedTests {
         }
     }
 
-    @Test("nearby: true great-circle distances, only within the radius, across the antimeridian too")
+    @Test("nearby: distance bands to the cell centres, only cells within the radius, across the antimeridian too")
     func nearby() async throws {
         try await withTestApp { client, database in
             let token = try await database.makeAccounts(1)[0]
             func post(_ name: String, _ latitude: Double, _ longitude: Double) async throws -> String {
                 try await client.postCard(token, name, extra: ["location": ["latitude": latitude, "longitude": longitude]]).id
+            }
+            func band(_ latitude: Double, _ longitude: Double) throws -> Int {
+                let cell = GeoCell(containing: try GeoLocation(latitude: latitude, longitude: longitude))
+                return DistanceBand.metres(Self.haversine(37.5665, 126.9780, cell.latitude, cell.longitude))
             }
             let cityHall = try await post("시청", 37.5663, 126.9779)
             let gangnam = try await post("강남", 37.4979, 127.0276)
@@ -116,13 +121,11 @@ struct FeedTests {
 
             let near = try await client.allPages("/v1/feeds/nearby?latitude=37.5665&longitude=126.9780&radiusKm=5", token: token)
             #expect(near.map(\.id) == [cityHall])
-            let distance = try #require(near.first?["distanceMeters"] as? Double)
-            #expect(abs(distance - Self.haversine(37.5665, 126.9780, 37.5663, 126.9779)) < 0.2)
+            #expect(near.first?["distanceMeters"] as? Int == (try band(37.5663, 126.9779)))
             let wider = try await client.allPages("/v1/feeds/nearby?latitude=37.5665&longitude=126.9780&radiusKm=10", token: token)
             #expect(wider.map(\.id) == [gangnam, cityHall])
-            let gangnamDistance = try #require(wider.first?["distanceMeters"] as? Double)
-            #expect(abs(gangnamDistance - Self.haversine(37.5665, 126.9780, 37.4979, 127.0276)) < 0.2)
-            #expect(gangnamDistance > 8000 && gangnamDistance < 9000)
+            #expect(wider.first?["distanceMeters"] as? Int == 9000)
+            #expect(wider.first?["distanceMeters"] as? Int == (try band(37.4979, 127.0276)))
 
             let across = try await client.allPages("/v1/feeds/nearby?latitude=0&longitude=-179.99&radiusKm=5", token: token)
             #expect(across.map(\.id) == [east])

@@ -64,7 +64,7 @@ struct JSONWriterTests {
         let card = Card(
             id: UUID(), content: "첫 줄\n둘째 줄 \"인용\"", font: .serif, background: .builtIn(name: "sea-calm"), tags: ["하늘", "Sky_1"],
             author: author, parentID: UUID(), parentDeleted: true, createdAt: Date(timeIntervalSince1970: 1_795_836_696.5),
-            expiresAt: nil, likeCount: 3, commentCount: 0, likedByMe: true, isMine: false, distanceMeters: 1234.56)
+            expiresAt: nil, likeCount: 3, commentCount: 0, likedByMe: true, isMine: false, distanceMeters: 2000)
         let plain = Card(
             id: UUID(), content: "x", font: .default, background: .upload(id: "bg"), tags: [],
             author: UserSummary(id: UUID(), nickname: "n", profileImage: nil), parentID: nil, parentDeleted: false,
@@ -96,7 +96,7 @@ struct JSONWriterTests {
         #expect(first["likeCount"] as? Int == 3)
         #expect(first["likedByMe"] as? Bool == true)
         #expect(first["isMine"] as? Bool == false)
-        #expect(first["distanceMeters"] as? Double == 1234.6)
+        #expect(first["distanceMeters"] as? Int == 2000)
         let second = items[1]
         #expect(second["parentId"] is NSNull)
         #expect(second["distanceMeters"] is NSNull)

@@ -8,22 +8,8 @@ import Testing
 struct MigrationTests {
     let logger = Logger(label: "soom-test")
 
-    /// A database with nothing in it (not even the template's schema).
     func withEmptyDatabase(_ body: (DatabaseConfiguration) async throws -> Void) async throws {
-        let server = try await TestPostgres.shared.server()
-        var configuration = server.admin
-        configuration.database = "soom_migration_" + UUID().uuidString.prefix(8).lowercased()
-        let admin = try await TestPostgres.connect(server.admin, logger: self.logger)
-        try await admin.query("CREATE DATABASE \(unescaped: configuration.database)", logger: self.logger)
-        do {
-            try await body(configuration)
-        } catch {
-            _ = try? await admin.query("DROP DATABASE \(unescaped: configuration.database) WITH (FORCE)", logger: self.logger)
-            try? await admin.close()
-            throw error
-        }
-        try await admin.query("DROP DATABASE \(unescaped: configuration.database) WITH (FORCE)", logger: self.logger)
-        try await admin.close()
+        try await SoomIntegrationTests.withEmptyDatabase(logger: self.logger, body)
     }
 
     @Test("the compiled-in migrations are exactly the files in sql/, byte for byte")

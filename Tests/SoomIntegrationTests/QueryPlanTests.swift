@@ -20,7 +20,11 @@ struct QueryPlanTests {
         ("tag feed, later page, shared", TagStatements.FeedAfter.sharedSQL),
         // What completes a cached shared page for its viewer: probes of `likes` by primary key.
         ("a viewer's marks on a page", CardStatements.ViewerMarks.sql),
-    ]
+    ] + NearbyStatements.indexedLengths.flatMap { length in
+        // The nearby feed: one index per prefix length, merged by time (Merge Append), never sorted.
+        [("nearby, prefixes of \(length), first page", NearbyStatements.texts[length]!.first),
+         ("nearby, prefixes of \(length), later page", NearbyStatements.texts[length]!.after)]
+    }
 
     @Test("with no blocks yet (a new site), a feed page reads its index in order and probes parents: no scan or sort of all cards")
     func feedsWithoutBlocks() async throws {
@@ -63,11 +67,14 @@ struct QueryPlanTests {
                         PostgresQuery(unsafeSQL: "EXPLAIN EXECUTE feed\(index)(\(arguments.joined(separator: ", ")))"), logger: logger
                     ).collect().map { try $0.decode(String.self) }
                     let text = lines.joined(separator: "\n")
-                    #expect(!text.contains("Sort"), "\(name) sorts:\n\(text)")
+                    #expect(!text.contains("Sort  (cost"), "\(name) sorts:\n\(text)")
                     // Neither the feed's rows (`c`) nor the parents' check (`p`) may read the whole table.
                     #expect(!text.contains("Seq Scan on cards"), "\(name) reads all cards:\n\(text)")
                     #expect(!text.contains("Seq Scan on likes"), "\(name) reads all likes:\n\(text)")
                     #expect(text.contains("Index"), "\(name):\n\(text)")
+                    if name.hasPrefix("nearby") {
+                        #expect(text.contains("Merge Append") && text.contains("cards_nearby_p"), "\(name):\n\(text)")
+                    }
                 }
                 try await connection.close()
             } catch {

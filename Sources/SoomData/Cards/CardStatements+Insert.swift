@@ -15,12 +15,14 @@ extension CardStatements {
     /// or nothing.
     ///
     /// Lock order (see `TagUsageSQL`): the author's account first (`author`, which every other
-    /// part waits for through `background_ok`), then the parent card, then tag rows in key order.
+    /// part waits for through `background_ok`), then the uploaded background's image row (KEY
+    /// SHARE, so the retention job cannot delete it under the post), then the parent card, then
+    /// tag rows in key order.
     ///
     /// Parameters: `$1` author, `$2` background kind, `$3` uploaded background's ID, `$4` parent,
     /// `$5` card ID, `$6` content, `$7` font, `$8` background reference, `$9` tag names in the
-    /// card's order, `$10`/`$11` latitude/longitude, `$12` creation time, `$13` expiry, `$14`/`$15`
-    /// tag keys and names in key order. Every one is cast, so the types never depend on a first
+    /// card's order, `$10`/`$11` the latitude/longitude of the location's cell centre, `$12` creation
+    /// time, `$13` expiry, `$14`/`$15` tag keys and names in key order, `$16` the cell's key. Every one is cast, so the types never depend on a first
     /// execution's values (a `NULL` parent, say).
     struct Insert: PostgresPreparedStatement {
         static let sql = """
@@ -28,7 +30,7 @@ extension CardStatements {
             restriction AS (SELECT restricted_until AS until FROM author WHERE restricted_until > now()),
             background_ok AS (
                 SELECT EXISTS (SELECT 1 FROM author) AND NOT EXISTS (SELECT 1 FROM restriction) AND ($2::text = 'default'
-                    OR EXISTS (SELECT 1 FROM images WHERE id = $3::uuid AND owner_id = $1::uuid)) AS ok),
+                    OR EXISTS (SELECT 1 FROM images WHERE id = $3::uuid AND owner_id = $1::uuid FOR KEY SHARE)) AS ok),
             parent AS (
                 UPDATE cards p SET comment_count = p.comment_count + 1
                 WHERE p.id = $4::uuid AND (p.expires_at IS NULL OR p.expires_at > now()) AND p.hidden_at IS NULL
@@ -38,9 +40,9 @@ extension CardStatements {
                 RETURNING p.id, p.author_id),
             inserted AS (
                 INSERT INTO cards (id, author_id, parent_id, content, font, background_kind, background_ref, tags,
-                                   latitude, longitude, created_at, expires_at)
+                                   geo_cell, geo_latitude, geo_longitude, created_at, expires_at)
                 SELECT $5::uuid, $1::uuid, $4::uuid, $6::text, $7::text, $2::text, $8::text, $9::text[],
-                       $10::float8, $11::float8, $12::timestamptz, $13::timestamptz
+                       $16::text, $10::float8, $11::float8, $12::timestamptz, $13::timestamptz
                 WHERE (SELECT ok FROM background_ok) AND ($4::uuid IS NULL OR EXISTS (SELECT 1 FROM parent))
                 RETURNING parent_id),
             counted AS (
@@ -76,7 +78,7 @@ extension CardStatements {
             let background = AccountRow.columns(of: draft.background.reference)
             let uploadID: UUID? = if case .upload(let id) = draft.background { UUID(uuidString: id) } else { nil }
             let tags = draft.tags.sorted { $0.key < $1.key }
-            var bindings = PostgresBindings(capacity: 15)
+            var bindings = PostgresBindings(capacity: 16)
             bindings.append(self.card.author.id)
             bindings.append(background.kind)
             bindings.append(uploadID)
@@ -92,6 +94,7 @@ extension CardStatements {
             bindings.append(self.card.expiresAt)
             bindings.append(tags.map(\.key))
             bindings.append(tags.map(\.name))
+            bindings.append(draft.location?.key)
             return bindings
         }
 

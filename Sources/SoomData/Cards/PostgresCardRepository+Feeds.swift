@@ -20,34 +20,31 @@ extension PostgresCardRepository {
             return try await self.preparedPage(
                 after: position, limit: limit, first: FollowingStatements.First(viewer: viewer, limit: limit + 1),
                 after: { FollowingStatements.After(viewer: viewer, position: $0, limit: limit + 1) })
-        case .popular, .nearby, .author, .comments:
+        case .nearby(let location, let radius):
+            return try await self.nearbyPage(around: location, radius: radius, after: position, limit: limit, viewer: viewer)
+        case .popular, .author, .comments:
             break
         }
         var builder = SQLBuilder()
         let viewerParameter = builder.bind(viewer)
         let from = "FROM cards c \(CardRow.joins(viewer: viewerParameter))"
         var conditions = [CardRow.visible(to: viewerParameter)]
-        var distance: String?
         switch feed {
         case .author(let id):
             conditions.append("c.author_id = \(builder.bind(id)) AND c.parent_id IS NULL")
         case .comments(let parent):
             conditions.append("c.parent_id = \(builder.bind(parent))")
-        case .nearby(let location, let radius):
-            let (expression, nearby) = Self.nearby(location, radius, &builder)
-            distance = expression
-            conditions.append(nearby)
         case .popular:
             return try await self.popularPage(after: position, limit: limit, viewer: viewer)
-        case .latest, .tag, .following:
-            preconditionFailure("the latest, tag and following feeds are read by prepared statements above")
+        case .latest, .tag, .following, .nearby:
+            preconditionFailure("the latest, tag, following and nearby feeds are read by prepared statements above")
         }
         if let position {
             conditions.append(CardRow.after(position, &builder))
         }
         let limitParameter = builder.bind(limit + 1)
         builder.append(
-            "SELECT \(CardRow.select(viewer: viewerParameter, distance: distance)) \(from) WHERE \(conditions.joined(separator: " AND ")) "
+            "SELECT \(CardRow.select(viewer: viewerParameter)) \(from) WHERE \(conditions.joined(separator: " AND ")) "
                 + "ORDER BY c.created_at DESC, c.id DESC LIMIT \(limitParameter)")
         let rows = try await self.database.rows(builder.query).map(CardRow.decode)
         if rows.isEmpty, !(try await self.subjectVisible(of: feed, viewer: viewer)) { return nil }
@@ -121,43 +118,26 @@ extension PostgresCardRepository {
         return !(try await self.database.rows(builder.query)).isEmpty
     }
 
-    /// Mean Earth radius (IUGG), metres: distances are great-circle distances on this sphere.
-    static let earthRadius = 6_371_008.8
-
-    /// The exact haversine distance, and a condition that first narrows the search with the GiST
-    /// index (a latitude/longitude box, split in two across the antimeridian) and then keeps only
-    /// cards truly within the radius.
-    static func nearby(_ location: GeoLocation, _ radius: NearbyRadius, _ builder: inout SQLBuilder) -> (distance: String, condition: String) {
-        let latitude = builder.bind(location.latitude)
-        let longitude = builder.bind(location.longitude)
-        let distance = """
-            (2 * \(Self.earthRadius) * asin(least(1, sqrt(
-                power(sin(radians(c.latitude - \(latitude)) / 2), 2)
-                + cos(radians(\(latitude))) * cos(radians(c.latitude)) * power(sin(radians(c.longitude - \(longitude)) / 2), 2)))))
-            """
-        let angular = radius.metres / Self.earthRadius * 180 / .pi
-        let south = location.latitude - angular
-        let north = location.latitude + angular
-        var boxes: [(Double, Double, Double, Double)] = []
-        if south <= -90 || north >= 90 {
-            boxes = [(-180, max(south, -90), 180, min(north, 90))]
-        } else {
-            let spread = asin(min(1, sin(radius.metres / Self.earthRadius) / cos(location.latitude * .pi / 180))) * 180 / .pi
-            let west = location.longitude - spread
-            let east = location.longitude + spread
-            if west < -180 {
-                boxes = [(west + 360, south, 180, north), (-180, south, east, north)]
-            } else if east > 180 {
-                boxes = [(west, south, 180, north), (-180, south, east - 360, north)]
-            } else {
-                boxes = [(west, south, east, north)]
-            }
+    /// A page of the nearby feed (`NearbyStatements`): the statement for the cover's prefix length.
+    private func nearbyPage(around location: GeoLocation, radius: NearbyRadius, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage {
+        let cover = NearbyCover(around: location, radius: radius, maximumCells: NearbyStatements.slots)
+        func read<Length: PrefixLength>(_: Length.Type) async throws -> FeedPage {
+            try await self.preparedPage(
+                after: position, limit: limit,
+                first: NearbyStatements.First<Length>(viewer: viewer, location: location, radius: radius, cover: cover, limit: limit + 1),
+                after: {
+                    NearbyStatements.After<Length>(viewer: viewer, location: location, radius: radius, cover: cover, position: $0, limit: limit + 1)
+                })
         }
-        let inBox = boxes.map { box in
-            "point(c.longitude, c.latitude) <@ box(point(\(builder.bind(box.0)), \(builder.bind(box.1))), point(\(builder.bind(box.2)), \(builder.bind(box.3))))"
+        switch cover.precision {
+        case 6...: return try await read(PrefixLength6.self)
+        case 5: return try await read(PrefixLength5.self)
+        case 4: return try await read(PrefixLength4.self)
+        case 3: return try await read(PrefixLength3.self)
+        default:
+            let query = NearbyStatements.polarScan(viewer: viewer, location: location, radius: radius, after: position, limit: limit + 1)
+            return Self.page(try await self.database.rows(query).map(CardRow.decode), limit: limit)
         }
-        let condition = "c.parent_id IS NULL AND c.latitude IS NOT NULL AND (\(inBox.joined(separator: " OR "))) AND \(distance) <= \(builder.bind(radius.metres))"
-        return (distance, condition)
     }
 
     /// A page of the latest ranking generation (or of the cursor's, while it is kept), in rank order.

@@ -115,11 +115,13 @@ extension SeedRun {
             written += try await self.count(
                 """
                 WITH inserted AS (
-                    INSERT INTO cards (id, author_id, parent_id, content, font, background_kind, background_ref, tags, latitude, longitude,
-                                       created_at, expires_at, like_count, comment_count)
-                    SELECT c.id, c.author_id, c.parent_id, c.content, c.font, c.background_kind, c.background_ref, c.tags, c.latitude, c.longitude,
-                           c.created_at, c.expires_at, coalesce(k.like_count, 0), coalesce(k.comment_count, 0)
+                    -- Only the location's cell is stored, as for a posted card (`soom_geo_cell` is `GeoCell` in SQL).
+                    INSERT INTO cards (id, author_id, parent_id, content, font, background_kind, background_ref, tags,
+                                       geo_cell, geo_latitude, geo_longitude, created_at, expires_at, like_count, comment_count)
+                    SELECT c.id, c.author_id, c.parent_id, c.content, c.font, c.background_kind, c.background_ref, c.tags,
+                           g.key, g.cell_latitude, g.cell_longitude, c.created_at, c.expires_at, coalesce(k.like_count, 0), coalesce(k.comment_count, 0)
                     FROM seed_cards AS c LEFT JOIN seed_counts AS k ON k.id = c.id
+                         LEFT JOIN LATERAL soom_geo_cell(c.latitude, c.longitude) AS g ON c.latitude IS NOT NULL
                     WHERE c.n BETWEEN \(low) AND \(high)
                     ORDER BY c.n
                     RETURNING 1

@@ -9,4 +9,13 @@ extension Card {
             likeCount: likeCount ?? self.likeCount, commentCount: self.commentCount, likedByMe: liked, isMine: self.author.id == viewer,
             distanceMeters: self.distanceMeters)
     }
+
+    /// The card with its distance rounded up to its band (`DistanceBand`), as the nearby feed shows it.
+    public func banded() -> Card {
+        Card(
+            id: self.id, content: self.content, font: self.font, background: self.background, tags: self.tags, author: self.author,
+            parentID: self.parentID, parentDeleted: self.parentDeleted, createdAt: self.createdAt, expiresAt: self.expiresAt,
+            likeCount: self.likeCount, commentCount: self.commentCount, likedByMe: self.likedByMe, isMine: self.isMine,
+            distanceMeters: self.distanceMeters.map { Double(DistanceBand.metres($0)) })
+    }
 }

@@ -7,7 +7,9 @@ public struct CardDraft: Sendable, Equatable {
     public let background: ImageChoice
     public let tags: [Tag]
     public let isStory: Bool
-    public let location: GeoLocation?
+    /// The cell of the location the client sent: the point itself is dropped here, at decoding,
+    /// and never reaches storage, logs or another layer (see `GeoCell`).
+    public let location: GeoCell?
 
     /// Stories expire this long after creation.
     public static let storyLifetime: TimeInterval = 24 * 60 * 60
@@ -28,7 +30,7 @@ public struct CardDraft: Sendable, Equatable {
         self.tags = try Tag.normalise(tags ?? [])
         self.isStory = story ?? false
         self.location = try location.map { location throws(SoomError) in
-            try GeoLocation(latitude: location.latitude, longitude: location.longitude)
+            GeoCell(containing: try GeoLocation(latitude: location.latitude, longitude: location.longitude))
         }
     }
 
@@ -40,7 +42,7 @@ public struct CardDraft: Sendable, Equatable {
             case .builtIn(let name): "default:\(name)"
             case .upload(let id): "upload:\(id.lowercased())"
             }
-        let location = self.location.map { "\($0.latitude),\($0.longitude)" } ?? "-"
+        let location = self.location?.key ?? "-"
         return [
             parentID?.uuidString.lowercased() ?? "-", self.font.rawValue, background, self.isStory ? "story" : "card", location,
             self.tags.map(\.name).joined(separator: "#"), self.content.text,

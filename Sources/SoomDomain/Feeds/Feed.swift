@@ -6,7 +6,8 @@ public enum Feed: Sendable, Equatable {
     case latest
     /// Top-level cards of the last seven days by score `5 × likes + 3 × comment cards`, at most 200.
     case popular
-    /// Top-level cards with a location within the radius, newest first, with their distance.
+    /// Top-level cards whose cell centre is within the radius, newest first, with their distance
+    /// band (`DistanceBand`).
     case nearby(GeoLocation, NearbyRadius)
     /// An account's top-level cards, newest first.
     case author(UUID)
@@ -25,7 +26,8 @@ public enum Feed: Sendable, Equatable {
         switch self {
         case .latest: "latest"
         case .popular: "popular"
-        case .nearby(let location, let radius): "nearby:\(location.latitude):\(location.longitude):\(radius.rawValue)"
+        // The query point's cell, not the point: a cursor never carries a coordinate.
+        case .nearby(let location, let radius): "nearby:\(GeoCell(containing: location).key):\(radius.rawValue)"
         case .author(let id): "author:\(id.uuidString.lowercased())"
         case .comments(let parent): "comments:\(parent.uuidString.lowercased())"
         case .tag(let tag): "tag:\(tag.key)"

@@ -43,8 +43,13 @@ struct CardBody: JSONWritable, Equatable {
         writer.int(card.likeCount)
         writer.key("commentCount")
         writer.int(card.commentCount)
+        // A band in whole metres (100, 200, …, 900, 1000, 2000, …): written as an integer.
         writer.key("distanceMeters")
-        writer.double(card.distanceMeters.map { ($0 * 10).rounded() / 10 })
+        if let distance = card.distanceMeters, distance.isFinite, let metres = Int(exactly: distance.rounded(.up)) {
+            writer.int(metres)
+        } else {
+            writer.null()
+        }
     }
 
     /// The reader's own members, and the closing brace.

@@ -63,7 +63,9 @@ public struct ReadFeed: Sendable {
         guard let result = try await self.read(feed, after: position, limit: page.limit, viewer: viewer) else {
             throw SoomError(.notFound, code: "not_found", message: "There is no such card or account.")
         }
-        return (result.cards, result.next.map { FeedCursor.encode($0, for: feed) }, result.memo)
+        // Distances leave the domain only as bands: never a figure that could locate a cell's centre finer.
+        let cards = if case .nearby = feed { result.cards.map { $0.banded() } } else { result.cards }
+        return (cards, result.next.map { FeedCursor.encode($0, for: feed) }, result.memo)
     }
 
     /// A page shared by everyone comes from `FeedPageCache` and is completed with the viewer's
