@@ -74,7 +74,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "SoomDomainTests", dependencies: ["SoomDomain"], swiftSettings: strict),
+        .testTarget(name: "SoomDomainTests", dependencies: ["SoomDomain"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "SoomCryptoTests", dependencies: ["SoomCrypto"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(
             name: "SoomIntegrationTests",

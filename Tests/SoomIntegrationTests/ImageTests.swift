@@ -6,14 +6,12 @@ import Testing
 
 @Suite("Images against PostgreSQL")
 struct ImageTests {
-    static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 7, count: 100)
-    static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 1, count: 100)
-    static let webp: [UInt8] = Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8 ".utf8) + Array(repeating: 2, count: 100)
+    static let png = try! PhotoFixtures.bytes("png-metadata.png")
+    static let jpeg = try! PhotoFixtures.bytes("jpeg-baseline.jpg")
+    static let webp = try! PhotoFixtures.bytes("webp-lossy.webp")
 
     func upload(_ client: some TestClientProtocol, _ bytes: [UInt8], type: String?, token: String) async throws -> TestResponse {
-        var headers: HTTPFields = [.authorization: "Bearer \(token)"]
-        if let type { headers[.contentType] = type }
-        return try await client.execute(uri: "/v1/images", method: .post, headers: headers, body: ByteBuffer(bytes: bytes))
+        try await client.upload(bytes, type: type, token: token)
     }
 
     @Test("the built-in backgrounds: at least 12 in at least 4 categories, real PNGs, cacheable")
@@ -37,7 +35,7 @@ struct ImageTests {
         }
     }
 
-    @Test("uploads: JPEG, PNG and WebP by their bytes; served with ETag and immutable caching")
+    @Test("uploads: JPEG, PNG and WebP by their bytes, stored without their metadata; served with ETag and immutable caching")
     func uploads() async throws {
         try await withTestApp { client, database in
             let token = try await database.makeAccounts(1)[0]
@@ -45,18 +43,66 @@ struct ImageTests {
                 let response = try await self.upload(client, bytes, type: type, token: token)
                 #expect(response.status == .created, "\(type)")
                 let object = try response.object
-                #expect(object["byteCount"] as? Int == bytes.count)
                 #expect(object["contentType"] as? String == type.split(separator: ";")[0].description)
+                #expect(object["width"] as? Int == 64 && object["height"] as? Int == 48)
                 let url = try #require(object["url"] as? String)
                 #expect(response.headers[.location] == url)
                 let served = try await client.send(.get, url)
-                #expect(served.status == .ok && Array(served.body.readableBytesView) == bytes)
+                let stored = Array(served.body.readableBytesView)
+                #expect(served.status == .ok && served.headers[.contentType] == type.split(separator: ";")[0].description)
+                // byteCount is the stored size: the metadata is gone, so it is smaller than the upload.
+                #expect(object["byteCount"] as? Int == stored.count && stored.count < bytes.count)
+                let text = String(decoding: stored, as: UTF8.self)
+                for secret in PhotoFixtures.secrets { #expect(!text.contains(secret), "\(type): \(secret)") }
                 #expect(served.headers[.cacheControl] == "public, max-age=31536000, immutable")
+                #expect(served.headers[.init("X-Content-Type-Options")!] == "nosniff")
                 let etag = try #require(served.headers[.eTag])
-                #expect(try await client.send(.get, url, headers: [.ifNoneMatch: etag]).status == .notModified)
+                let notModified = try await client.send(.get, url, headers: [.ifNoneMatch: "W/\"0000\", \(etag)"])
+                #expect(notModified.status == .notModified && notModified.body.readableBytes == 0 && notModified.headers[.eTag] == etag)
+                #expect(try await client.send(.get, url, headers: [.ifNoneMatch: "\"\(String(repeating: "0", count: 64))\""]).status == .ok)
+                #expect(try await client.send(.get, url, headers: [.ifNoneMatch: "*"]).status == .notModified)
             }
             #expect(try await client.send(.get, "/v1/images/\(UUID())").status == .notFound)
             #expect(try await client.send(.get, "/v1/images/not-an-id").status == .notFound)
+        }
+    }
+
+    @Test("If-None-Match is answered from the image's digest without reading its bytes")
+    func conditionalWithoutBytes() async throws {
+        try await withTestApp { client, database in
+            let token = try await database.makeAccounts(1)[0]
+            let url = try #require(try await self.upload(client, Self.jpeg, type: "image/jpeg", token: token).object["url"] as? String)
+            let etag = try #require(try await client.send(.get, url).headers[.eTag])
+            // With the bytes gone from the row, only a request that needs them could notice.
+            try await database.execute("UPDATE images SET bytes = decode('00', 'hex')")
+            #expect(try await client.send(.get, url, headers: [.ifNoneMatch: etag]).status == .notModified)
+            #expect(Array(try await client.send(.get, url).body.readableBytesView) == [0])
+        }
+    }
+
+    @Test("malformed, truncated and oversized pictures of each format: 422 on image, nothing stored")
+    func unreadable() async throws {
+        try await withTestApp { client, database in
+            let token = try await database.makeAccounts(1)[0]
+            var cases: [([UInt8], String)] = []
+            for (bytes, type) in [(Self.png, "image/png"), (Self.jpeg, "image/jpeg"), (Self.webp, "image/webp")] {
+                cases.append((Array(bytes.prefix(bytes.count / 2)), type))
+                cases.append((Array(bytes.prefix(40)), type))
+                cases.append((Array(bytes.prefix(16)) + Array(repeating: 0xFF, count: 300), type))
+            }
+            // Headers that claim 50,000 × 50,000 pixels (the last SOF: the first is the EXIF thumbnail's).
+            var png = Self.png
+            png.replaceSubrange(16..<24, with: [0, 0, 0xC3, 0x50, 0, 0, 0xC3, 0x50])
+            cases.append((png, "image/png"))
+            var jpeg = Self.jpeg
+            let sof = try #require((2..<(jpeg.count - 9)).last { jpeg[$0] == 0xFF && (jpeg[$0 + 1] == 0xC0 || jpeg[$0 + 1] == 0xC2) })
+            jpeg.replaceSubrange((sof + 5)..<(sof + 9), with: [0xC3, 0x50, 0xC3, 0x50])
+            cases.append((jpeg, "image/jpeg"))
+            for (bytes, type) in cases {
+                let response = try await self.upload(client, bytes, type: type, token: token)
+                #expect(response.status == .unprocessableContent && response.errorField == "image", "\(type) \(bytes.count): \(String(buffer: response.body))")
+            }
+            #expect(try await database.scalar("SELECT count(*)::int FROM images") == 0)
         }
     }
 
@@ -67,6 +113,7 @@ struct ImageTests {
             let cases: [([UInt8], String?, Int)] = [
                 (Self.png, "image/jpeg", 415), (Array("GIF89a-----".utf8), "image/png", 415), (Self.png, "image/gif", 415),
                 (Self.png, nil, 415), ([], "image/png", 415), (Self.png + Array(repeating: 0, count: 6 * 1024 * 1024), "image/png", 413),
+                (Self.webp, "image/png", 415), (Self.jpeg, "image/webp", 415),
             ]
             for (bytes, type, status) in cases {
                 let response = try await self.upload(client, bytes, type: type, token: token)

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import PostgresNIO
 import SoomDomain
 
@@ -11,25 +12,85 @@ public struct PostgresImageStore: ImageStore {
         self.database = database
     }
 
-    public func save(_ image: StoredImage, bytes: [UInt8]) async throws {
-        try await self.database.execute(
-            """
-            INSERT INTO images (id, owner_id, content_type, byte_count, sha256, bytes, created_at)
+    public func save(_ image: StoredImage, bytes: consuming [UInt8]) async throws {
+        // The bytes are copied once, into the statement's bindings, and let go before it is sent.
+        let query: PostgresQuery = try """
+            INSERT INTO images (id, owner_id, content_type, byte_count, sha256, bytes, width, height, created_at)
             VALUES (\(image.id), \(image.ownerID), \(image.format.contentType), \(image.byteCount), \(Self.hexDecode(image.sha256)),
-                    \(Data(bytes)), \(image.createdAt))
-            """)
+                    \(Bytea(bytes: consume bytes)), \(image.width), \(image.height), \(image.createdAt))
+            """
+        try await self.database.execute(query)
     }
 
-    public func load(id: UUID) async throws -> (image: StoredImage, bytes: [UInt8])? {
+    public func load(id: UUID, unlessDigestIn knownDigests: [String]) async throws -> ImageLoad? {
+        // One round trip either way; when a digest matches, the CASE never reads the (TOASTed) bytes.
+        let any = knownDigests.contains("*")
+        let digests = knownDigests.filter { $0 != "*" }.map { $0.lowercased() }
         let rows = try await self.database.rows(
-            "SELECT owner_id, content_type, byte_count, sha256, bytes, created_at FROM images WHERE id = \(id)")
+            """
+            SELECT owner_id, content_type, byte_count, sha256, width, height, created_at, matched,
+                   CASE WHEN matched THEN NULL ELSE bytes END
+            FROM (SELECT *, (\(any) OR encode(sha256, 'hex') = ANY (\(digests)::text[])) AS matched FROM images WHERE id = \(id) AND bytes IS NOT NULL) i
+            """)
         guard let row = rows.first else { return nil }
-        let (owner, contentType, byteCount, sha256, bytes, createdAt) = try row.decode((UUID, String, Int, Data, Data?, Date).self)
-        guard let format = ImageFormat(contentType: contentType), let bytes else { return nil }
+        let (owner, contentType, byteCount, sha256, width, height, createdAt, matched, bytes) = try row.decode(
+            (UUID, String, Int, Data, Int?, Int?, Date, Bool, ByteBuffer?).self)
+        guard let format = ImageFormat(contentType: contentType) else { return nil }
         let image = StoredImage(
-            id: id, ownerID: owner, format: format, byteCount: byteCount, sha256: sha256.map { String(format: "%02x", $0) }.joined(),
+            id: id, ownerID: owner, format: format, byteCount: byteCount, sha256: Self.hex(sha256), width: width, height: height,
             createdAt: createdAt)
-        return (image, [UInt8](bytes))
+        if matched { return .notModified(image) }
+        guard let bytes else { return nil }
+        return .found(image, bytes: Array(bytes.readableBytesView))
+    }
+
+    public func purgeUnused(createdBefore cutoff: Date, limit: Int) async throws -> Int {
+        // SKIP LOCKED: a post that is using an image holds a KEY SHARE lock on its row
+        // (`CardStatements.Insert`), and other instances' rounds take other rows.
+        let rows = try await self.database.rows(
+            """
+            WITH unused AS (
+                SELECT i.id FROM images i
+                WHERE i.created_at < \(cutoff)
+                  AND NOT EXISTS (SELECT 1 FROM cards c WHERE c.background_kind = 'upload' AND c.background_ref = i.id::text)
+                  AND NOT EXISTS (SELECT 1 FROM accounts a WHERE a.profile_image_kind = 'upload' AND a.profile_image_ref = i.id::text)
+                ORDER BY i.created_at LIMIT \(limit) FOR UPDATE SKIP LOCKED),
+            deleted AS (DELETE FROM images WHERE id IN (SELECT id FROM unused) RETURNING 1)
+            SELECT count(*)::int FROM deleted
+            """)
+        return try rows[0].decode(Int.self)
+    }
+
+    public func unscrubbed(limit: Int) async throws -> [(image: StoredImage, bytes: [UInt8])] {
+        let rows = try await self.database.rows(
+            """
+            SELECT id, owner_id, content_type, byte_count, sha256, created_at, bytes FROM images
+            WHERE width IS NULL AND bytes IS NOT NULL ORDER BY created_at LIMIT \(limit)
+            """)
+        return try rows.compactMap { row in
+            let (id, owner, contentType, byteCount, sha256, createdAt, bytes) = try row.decode((UUID, UUID, String, Int, Data, Date, ByteBuffer).self)
+            guard let format = ImageFormat(contentType: contentType) else { return nil }
+            let image = StoredImage(
+                id: id, ownerID: owner, format: format, byteCount: byteCount, sha256: Self.hex(sha256), width: nil, height: nil, createdAt: createdAt)
+            return (image, Array(bytes.readableBytesView))
+        }
+    }
+
+    public func replaceLegacy(id: UUID, with scrubbed: (bytes: [UInt8], sha256: String, width: Int, height: Int)?) async throws {
+        if let scrubbed {
+            try await self.database.execute(
+                """
+                UPDATE images SET bytes = \(Bytea(bytes: scrubbed.bytes)), byte_count = \(scrubbed.bytes.count),
+                    sha256 = \(Self.hexDecode(scrubbed.sha256)), width = \(scrubbed.width), height = \(scrubbed.height)
+                WHERE id = \(id) AND width IS NULL
+                """)
+        } else {
+            try await self.database.execute("UPDATE images SET bytes = NULL WHERE id = \(id) AND width IS NULL")
+        }
+    }
+
+    static func hex(_ data: Data) -> String {
+        data.map { String(format: "%02x", $0) }.joined()
     }
 
     static func hexDecode(_ hex: String) -> Data {
@@ -40,5 +101,18 @@ public struct PostgresImageStore: ImageStore {
             index = next
         }
         return data
+    }
+}
+
+/// Bytes bound as `bytea`, written straight into the statement's bindings (no intermediate
+/// `Data` or `ByteBuffer` copy).
+struct Bytea: PostgresNonThrowingEncodable {
+    let bytes: [UInt8]
+
+    static var psqlType: PostgresDataType { .bytea }
+    static var psqlFormat: PostgresFormat { .binary }
+
+    func encode<JSONEncoder: PostgresJSONEncoder>(into byteBuffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>) {
+        byteBuffer.writeBytes(self.bytes)
     }
 }

@@ -31,6 +31,7 @@ public struct Migration: Sendable, Equatable {
             ("0008_tag_search.sql", PackageResources._008_tag_search_sql),
             ("0009_session_notifications.sql", PackageResources._009_session_notifications_sql),
             ("0010_location_cells.sql", PackageResources._010_location_cells_sql),
+            ("0011_retention_and_photos.sql", PackageResources._011_retention_and_photos_sql),
         ]
         return try files.map { file in
             guard let version = Int(file.name.prefix(while: \.isNumber)) else { throw MigrationError.badFileName(file.name) }

@@ -21,9 +21,15 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
     SoomMetrics.bootstrap()
     Gauge(label: "soom_db_pool_size").record(configuration.database.maximumConnections)
 
-    // Data
-    let client = PostgresClient(configuration: configuration.database.clientConfiguration, backgroundLogger: logger)
-    let database = Database(client: client, logger: logger)
+    // Data. The driver never logs below debug: at trace PostgresNIO writes every message it
+    // sends and receives, bound values (keys, fingerprints, coordinates) included.
+    let databaseLogger = {
+        var databaseLogger = logger
+        databaseLogger.logLevel = max(logger.logLevel, .debug)
+        return databaseLogger
+    }()
+    let client = PostgresClient(configuration: configuration.database.clientConfiguration, backgroundLogger: databaseLogger)
+    let database = Database(client: client, logger: databaseLogger)
     let identityRepository = PostgresIdentityRepository(database: database)
     let sessions = SessionCache(lifetime: configuration.sessionCacheLifetime)
     let feedPages = FeedPageCache(lifetime: configuration.feedCacheLifetime)
@@ -40,7 +46,7 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
     // The session cache is used only while this listener hears the database's account changes.
     let sessionListener: [any Service] =
         configuration.sessionCacheLifetime > 0
-        ? [SessionInvalidationListener(database: configuration.database, cache: sessions, startAfter: migrated, logger: logger)] : []
+        ? [SessionInvalidationListener(database: configuration.database, cache: sessions, startAfter: migrated, logger: databaseLogger)] : []
     let jobs: [any Service] =
         configuration.backgroundJobs
         ? [
@@ -56,6 +62,17 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
             PeriodicJob(name: "expired-records", every: .seconds(60), startAfter: migrated, logger: logger) {
                 while try await identityRepository.purgeExpired(limit: 5000) > 0 {}
                 while try await cardRepository.purgeIdempotencyKeys(limit: 5000) == 5000 {}
+            },
+            // What PRIVACY.md promises: notifications and withdrawal records for 30 days, unused uploads for 24 hours.
+            PeriodicJob(name: "retention", every: .seconds(60), startAfter: migrated, logger: logger) {
+                let now = Date()
+                while try await notifications.purge(createdBefore: now - Retention.notifications, limit: 5000) == 5000 {}
+                while try await identityRepository.purgeWithdrawals(before: now - Retention.withdrawals, limit: 5000) == 5000 {}
+                while try await images.purgeUnused(createdBefore: now - ImageUploadRules.unusedLifetime, limit: 200) == 200 {}
+            },
+            PeriodicJob(name: "photo-scrub", every: .seconds(60), startAfter: migrated, logger: logger) {
+                let scrub = ScrubLegacyPhotos(store: images, digest: ImagesController.digest)
+                while try await scrub(limit: 20) == 20 {}
             },
         ] : []
 
@@ -78,8 +95,8 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
             // While PostgreSQL is still unreachable at start-up, SIGTERM must stop the wait (a
             // container would otherwise be killed after its stop timeout).
             let applied = try await cancelWhenGracefulShutdown {
-                try await DatabaseProbe.waitUntilReachable(configuration.database, logger: logger)
-                return try await Migrator(client: client, migrations: try Migration.bundled(), logger: logger).migrate()
+                try await DatabaseProbe.waitUntilReachable(configuration.database, logger: databaseLogger)
+                return try await Migrator(client: client, migrations: try Migration.bundled(), logger: databaseLogger).migrate()
             }
             logger.info("database schema is up to date", metadata: ["applied": "\(applied.count)", "database": "\(configuration.database)"])
             migrated.signal()
@@ -99,6 +116,7 @@ func buildRouter(
     let router = Router(context: AppRequestContext.self)
     // Outermost first: the request line and ID see the final status; metrics count what
     // ErrorMiddleware answered, by route template.
+    router.add(middleware: NoSniffMiddleware())
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: ErrorMiddleware())
@@ -127,7 +145,7 @@ func buildRouter(
     TagsController(tags: tags, cards: cards).addRoutes(optionalSession: maybeSignedIn, authenticated: signedIn)
     PeopleController(people: people).addRoutes(to: signedIn)
     NotificationsController(notifications: notifications).addRoutes(to: signedIn)
-    ImagesController(store: images, now: { Date() }).addRoutes(public: v1, authenticated: signedIn)
+    ImagesController(store: images, upload: UploadPhoto(store: images, digest: ImagesController.digest)).addRoutes(public: v1, authenticated: signedIn)
 
     catalog.installMethodNotAllowed(on: router)
     return router

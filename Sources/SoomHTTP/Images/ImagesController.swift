@@ -1,12 +1,13 @@
 import Foundation
 import Hummingbird
+import SoomCrypto
 import SoomDomain
 
 /// The routes of the contract's *Images* section. Reading is public (so `<img src>` works);
 /// uploading needs a session.
 struct ImagesController {
     let store: any ImageStore
-    let now: @Sendable () -> Date
+    let upload: UploadPhoto
 
     func addRoutes(public routes: CatalogedRoutes<AppRequestContext>, authenticated: CatalogedRoutes<AuthenticatedContext>) {
         routes.on(.get, "/images/defaults") { _, context in
@@ -21,11 +22,24 @@ struct ImagesController {
         }
         authenticated.on(.post, "/images") { request, context in
             let (format, bytes) = try await Self.readUpload(request)
-            return try await self.reactor.respond(to: .upload(owner: context.caller.account.id, declared: format, bytes: bytes), context: context)
+            return try await self.reactor.respond(
+                to: .upload(owner: context.caller.account.id, declared: format, bytes: PendingUpload(consume bytes)), context: context)
         }
     }
 
-    private var reactor: ImagesReactor { ImagesReactor(store: self.store, now: self.now) }
+    /// SHA-256 in hex: an upload's `ETag`.
+    static let digest: @Sendable ([UInt8]) -> String = { bytes in
+        let hex = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(64)
+        for byte in SHA256Digest.hash(bytes) {
+            text.append(hex[Int(byte >> 4)])
+            text.append(hex[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    private var reactor: ImagesReactor { ImagesReactor(store: self.store, upload: self.upload) }
 
     /// The declared type and the body, refused as soon as it passes 5 MiB (by `Content-Length`
     /// before reading, or while streaming when the length is not declared).
@@ -37,6 +51,8 @@ struct ImagesController {
             throw ImageUploadRules.tooLarge
         }
         var bytes: [UInt8] = []
+        // Sized once when the length is declared: growing by doubling would briefly hold more.
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > 0 { bytes.reserveCapacity(length) }
         for try await buffer in request.body {
             guard bytes.count + buffer.readableBytes <= ImageUploadRules.maximumBytes else { throw ImageUploadRules.tooLarge }
             bytes.append(contentsOf: buffer.readableBytesView)

@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import NIOCore
-import SoomCrypto
 import SoomDomain
 
 /// The contract's *Images* section: the built-in backgrounds, uploads, and serving picture bytes.
@@ -9,7 +8,7 @@ struct ImagesReactor: Reactor {
     enum Action: Sendable {
         case listDefaults
         case showDefault(name: String, ifNoneMatch: String?)
-        case upload(owner: UUID, declared: ImageFormat, bytes: [UInt8])
+        case upload(owner: UUID, declared: ImageFormat, bytes: PendingUpload)
         case show(UUID, ifNoneMatch: String?)
     }
 
@@ -27,7 +26,7 @@ struct ImagesReactor: Reactor {
     }
 
     let store: any ImageStore
-    let now: @Sendable () -> Date
+    let upload: UploadPhoto
     var initialState: State { .pending }
 
     func mutate(action: Action) async throws -> [Mutation] {
@@ -39,23 +38,17 @@ struct ImagesReactor: Reactor {
             return [.pictureFound(buffer: picture.buffer, contentType: "image/png", etag: picture.etag, immutable: false,
                                   notModified: Self.matches(ifNoneMatch, picture.etag))]
         case .upload(let owner, let declared, let bytes):
-            // The bytes decide, not the header: a PNG declared as JPEG is refused too.
-            guard let actual = ImageFormat.detect(bytes) else {
-                throw ImageUploadRules.unsupported("The body is not a JPEG, PNG or WebP image.")
-            }
-            guard actual == declared else {
-                throw ImageUploadRules.unsupported("The body is \(actual.contentType), not \(declared.contentType) as declared.")
-            }
-            let image = StoredImage(
-                id: UUID(), ownerID: owner, format: actual, byteCount: bytes.count,
-                sha256: SHA256Digest.hash(bytes).map { String(format: "%02x", $0) }.joined(), createdAt: self.now())
-            try await self.store.save(image, bytes: bytes)
-            return [.uploaded(image)]
+            return [.uploaded(try await self.upload(owner: owner, declared: declared, upload: bytes))]
         case .show(let id, let ifNoneMatch):
-            guard let (image, bytes) = try await self.store.load(id: id) else { throw APIError.notFound }
-            let etag = "\"\(image.sha256)\""
-            return [.pictureFound(buffer: ByteBuffer(bytes: bytes), contentType: image.format.contentType, etag: etag, immutable: true,
-                                  notModified: Self.matches(ifNoneMatch, etag))]
+            switch try await self.store.load(id: id, unlessDigestIn: Self.digests(in: ifNoneMatch)) {
+            case nil:
+                throw APIError.notFound
+            case .notModified(let image):
+                return [.pictureFound(buffer: ByteBuffer(), contentType: image.format.contentType, etag: image.entityTag, immutable: true, notModified: true)]
+            case .found(let image, let bytes):
+                return [.pictureFound(buffer: ByteBuffer(bytes: bytes), contentType: image.format.contentType, etag: image.entityTag, immutable: true,
+                                      notModified: false)]
+            }
         }
     }
 
@@ -67,6 +60,20 @@ struct ImagesReactor: Reactor {
             .picture(buffer: buffer, contentType: contentType, etag: etag, immutable: immutable, notModified: notModified)
         case .uploaded(let image):
             .uploaded(image)
+        }
+    }
+
+    /// The digests an `If-None-Match` names (weak or strong, quoted), and `*` as itself: the
+    /// uploads' entity tags are their SHA-256 in hex.
+    static func digests(in header: String?) -> [String] {
+        guard let header else { return [] }
+        return header.split(separator: ",").compactMap { tag in
+            var tag = tag.trimmingCharacters(in: .whitespaces)
+            if tag == "*" { return tag }
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            guard tag.count == 66, tag.hasPrefix("\""), tag.hasSuffix("\"") else { return nil }
+            let digest = tag.dropFirst().dropLast()
+            return digest.allSatisfy(\.isHexDigit) ? String(digest) : nil
         }
     }
 
@@ -99,7 +106,10 @@ extension ImagesReactor.State: ResponseState {
         case .uploaded(let image):
             let url = "/v1/images/\(image.id.uuidString.lowercased())"
             return try JSON.response(
-                .created, UploadedImageBody(id: image.id.uuidString.lowercased(), url: url, contentType: image.format.contentType, byteCount: image.byteCount),
+                .created,
+                UploadedImageBody(
+                    id: image.id.uuidString.lowercased(), url: url, contentType: image.format.contentType, byteCount: image.byteCount,
+                    width: image.width ?? 0, height: image.height ?? 0),
                 headers: [.location: url])
         }
     }
@@ -112,10 +122,13 @@ struct DefaultImageBody: Encodable, Equatable {
     let url: String
 }
 
-/// `{"id","url","contentType","byteCount"}`.
+/// `{"id","url","contentType","byteCount","width","height"}`: `byteCount` is the stored size,
+/// after the metadata was removed.
 struct UploadedImageBody: Encodable, Equatable {
     let id: String
     let url: String
     let contentType: String
     let byteCount: Int
+    let width: Int
+    let height: Int
 }

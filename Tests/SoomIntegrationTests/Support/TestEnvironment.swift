@@ -39,7 +39,7 @@ extension TestDatabase {
         try await self.withDatabase { try await body(PostgresIdentityRepository(database: $0)) }
     }
 
-    private func withDatabase<T: Sendable>(_ body: (Database) async throws -> T) async throws -> T {
+    func withDatabase<T: Sendable>(_ body: (Database) async throws -> T) async throws -> T {
         let client = PostgresClient(configuration: self.configuration.clientConfiguration)
         let running = Task { await client.run() }
         defer { running.cancel() }
