@@ -151,10 +151,15 @@ ALTER TABLE cards ALTER COLUMN geo_latitude TYPE double precision USING geo_lati
 DELETE FROM idempotency_keys WHERE split_part(request, E'\x1f', 5) <> '-';
 
 -- The nearby feed (NearbyStatements): located top-level cards newest first within a prefix of
--- the cell key, one index per prefix length it reads.
-CREATE INDEX cards_nearby_p6_idx ON cards (geo_cell, created_at DESC, id DESC) WHERE parent_id IS NULL AND geo_cell IS NOT NULL;
-CREATE INDEX cards_nearby_p5_idx ON cards (left(geo_cell, 5), created_at DESC, id DESC) WHERE parent_id IS NULL AND geo_cell IS NOT NULL;
-CREATE INDEX cards_nearby_p4_idx ON cards (left(geo_cell, 4), created_at DESC, id DESC) WHERE parent_id IS NULL AND geo_cell IS NOT NULL;
-CREATE INDEX cards_nearby_p3_idx ON cards (left(geo_cell, 3), created_at DESC, id DESC) WHERE parent_id IS NULL AND geo_cell IS NOT NULL;
+-- the cell key, one index per prefix length it reads. Each carries what the feed filters on (the
+-- centre, the author for blocks, expiry and hiding), so pages are read from the index alone.
+CREATE INDEX cards_nearby_p6_idx ON cards (geo_cell, created_at DESC, id DESC)
+    INCLUDE (geo_latitude, geo_longitude, author_id, expires_at, hidden_at) WHERE parent_id IS NULL AND geo_cell IS NOT NULL;
+CREATE INDEX cards_nearby_p5_idx ON cards (left(geo_cell, 5), created_at DESC, id DESC)
+    INCLUDE (geo_cell, geo_latitude, geo_longitude, author_id, expires_at, hidden_at) WHERE parent_id IS NULL AND geo_cell IS NOT NULL;
+CREATE INDEX cards_nearby_p4_idx ON cards (left(geo_cell, 4), created_at DESC, id DESC)
+    INCLUDE (geo_cell, geo_latitude, geo_longitude, author_id, expires_at, hidden_at) WHERE parent_id IS NULL AND geo_cell IS NOT NULL;
+CREATE INDEX cards_nearby_p3_idx ON cards (left(geo_cell, 3), created_at DESC, id DESC)
+    INCLUDE (geo_cell, geo_latitude, geo_longitude, author_id, expires_at, hidden_at) WHERE parent_id IS NULL AND geo_cell IS NOT NULL;
 -- Around the poles, where even prefixes of length 3 are too many: every located card, newest first.
 CREATE INDEX cards_located_idx ON cards (created_at DESC, id DESC) WHERE parent_id IS NULL AND geo_cell IS NOT NULL;

@@ -127,7 +127,7 @@ struct PhotoScrubberTests {
         for cut in Array(0..<64) + Array(stride(from: 64, to: end, by: 29)) + [end - 2, end - 1] {
             #expect(Self.isMalformed(Array(input.prefix(cut)), fixture.format), "cut at \(cut)")
         }
-        var random = SeededRandom(seed: 7)
+        var random = SplitMix64(seed: 7)
         for length in [0, 1, 7, 20, 200, 5000] {
             var garbage = Array(input.prefix(fixture.format == .webp ? 12 : fixture.format == .png ? 8 : 2))
             garbage += (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }
@@ -139,7 +139,7 @@ struct PhotoScrubberTests {
     @Test("random byte flips only ever return or throw; what returns is stable", arguments: fixtures)
     func fuzz(fixture: Fixture) throws {
         let input = try fixture.bytes()
-        var random = SeededRandom(seed: UInt64(input.count))
+        var random = SplitMix64(seed: UInt64(input.count))
         for _ in 0..<300 {
             var bytes = input
             for _ in 0...Int.random(in: 0...3, using: &random) {
@@ -332,20 +332,6 @@ extension PhotoScrubberTests {
     static func bigEndian16(_ value: Int) -> [UInt8] { [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
     static func bigEndian32(_ value: Int) -> [UInt8] { Self.bigEndian16(value >> 16) + Self.bigEndian16(value) }
     static func littleEndian(_ value: Int) -> [UInt8] { Self.bigEndian32(value).reversed() }
-
-    /// A seeded generator (SplitMix64), so a failing fuzz case comes back on every run.
-    struct SeededRandom: RandomNumberGenerator {
-        private var state: UInt64
-        init(seed: UInt64) { self.state = seed }
-
-        mutating func next() -> UInt64 {
-            self.state &+= 0x9E37_79B9_7F4A_7C15
-            var z = self.state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 }
 
 extension [UInt8] {

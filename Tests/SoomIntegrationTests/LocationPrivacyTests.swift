@@ -114,7 +114,7 @@ struct LocationPrivacyTests {
                 _ = try await client.send(.get, "/v1/feeds/nearby?latitude=\(point.0)&longitude=\(point.1)&radiusKm=1", token: token)
             }
             #expect(try await database.scalar("SELECT count(*)::int FROM cards WHERE geo_cell IS NOT NULL") == 3)
-            let dump = try Self.pgDump(database.configuration)
+            let dump = try database.dump()
             #expect(dump.contains("CREATE TABLE public.cards") && dump.contains("장소 2"))
             for (latitude, longitude) in points {
                 // Four decimals (about 10 m) of either value would already be too much.
@@ -184,27 +184,6 @@ struct LocationPrivacyTests {
     static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
         guard needle.count <= haystack.count else { return false }
         return (0...(haystack.count - needle.count)).contains { start in haystack[start..<(start + needle.count)].elementsEqual(needle) }
-    }
-
-    /// `pg_dump` of the test's database, as plain SQL.
-    static func pgDump(_ configuration: DatabaseConfiguration) throws -> String {
-        let candidates = ["/usr/bin/pg_dump"] + ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? [])
-            .sorted(by: >).map { "/usr/lib/postgresql/\($0)/bin/pg_dump" }
-        let tool = try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0) }, "pg_dump not found")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = ["-h", configuration.host, "-p", String(configuration.port), "-U", configuration.username, "-d", configuration.database, "--no-owner"]
-        var environment = ProcessInfo.processInfo.environment
-        if let password = configuration.password { environment["PGPASSWORD"] = password }
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "pg_dump failed")
-        return String(decoding: data, as: UTF8.self)
     }
 
     static func haversine(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {

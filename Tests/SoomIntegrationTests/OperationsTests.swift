@@ -19,6 +19,23 @@ struct OperationsTests {
         }
     }
 
+    @Test("every response carries X-Content-Type-Options: nosniff: success, errors, unknown routes, wrong methods, documents")
+    func noSniff() async throws {
+        try await withTestApp { client, database in
+            let token = try await database.makeAccounts(1)[0]
+            let responses = [
+                try await client.send(.get, "/healthz"), try await client.send(.get, "/openapi.yaml"), try await client.send(.get, "/metrics"),
+                try await client.send(.get, "/v1/me", token: token), try await client.send(.get, "/v1/me"),
+                try await client.send(.get, "/v1/no-such-route"), try await client.send(.delete, "/v1/feeds/latest", token: token),
+                try await client.send(.post, "/v1/cards", raw: "{not json", token: token), try await client.send(.get, "/v1/images/defaults/sea-calm"),
+            ]
+            #expect(Set(responses.map(\.status.code)) == [200, 400, 401, 404, 405])
+            for response in responses {
+                #expect(response.headers[.init("X-Content-Type-Options")!] == "nosniff", "\(response.status)")
+            }
+        }
+    }
+
     @Test("/openapi.yaml serves the repository's openapi.yaml, byte for byte")
     func servesDocument() async throws {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

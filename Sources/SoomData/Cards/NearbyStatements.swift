@@ -7,49 +7,50 @@ import SoomDomain
 ///
 /// A card keeps only its cell (`GeoCell`: the centre, and the cell's key, a geohash of length 6).
 /// Four partial B-tree indexes order located top-level cards by time within a geohash prefix of
-/// length 3, 4, 5 and 6 (`cards_nearby_p3_idx` … `p6`). `NearbyCover` names the prefixes of one
-/// length whose cells may hold a centre within the radius (at most `slots`); the statement reads
-/// each prefix's index newest first — one branch per slot of a `UNION ALL`, each keeping the
-/// centres truly within the radius and the cards the viewer may see, merged by time (Merge
-/// Append) — and stops after the page. So a page reads about a page of rows plus those of its prefixes'
-/// cells that lie outside the circle, never every card near the point, and never more as the
-/// table grows elsewhere.
+/// length 3, 4, 5 and 6 (`cards_nearby_p3_idx` … `p6`), and carry what the filters need
+/// (`INCLUDE`: centre, author, expiry, hidden), so they are read without the table.
+/// `NearbyCover` names the prefixes of one length whose cells can hold a centre within the
+/// radius; for each, the statement reads that prefix's index newest first, keeping centres truly
+/// within the radius and cards the viewer may see, and stops after a page (a `LATERAL` subquery
+/// with the page's `LIMIT`); the newest page of those candidates is the page. So a page reads at
+/// most a page per cell, plus the rows of a cell outside the circle it passes on the way — never
+/// every card near the point, and never more as the table grows elsewhere.
 ///
-/// Unused slots are bound to NULL, which matches nothing and costs no index descent: one
-/// statement text per prefix length and cursor kind, parsed and planned once per connection.
-/// A cover coarser than length 3 (a circle around a pole) reads `PolarScan`.
+/// The prefixes are one array parameter: one statement text per prefix length and cursor kind,
+/// planned once per connection. (A first version gave each prefix a branch of a `UNION ALL` of 40,
+/// unused ones bound to NULL: PostgreSQL then planned every execution afresh — 6–9 ms — because
+/// pruning the NULL branches made each custom plan look cheaper than the generic one.)
+/// A cover coarser than length 3 (a circle around a pole) reads `polarScan`.
 enum NearbyStatements {
-    /// Prefixes one statement can read: `NearbyCover`'s bound.
-    static let slots = 40
     /// The indexed prefix lengths.
     static let indexedLengths = 3...6
 
     /// `$1` viewer, `$2`/`$3` the query point's latitude/longitude, `$4` the radius in metres,
-    /// `$5…$44` the prefixes; after a cursor `$45`/`$46` its time (µs) and id; last, the limit.
+    /// `$5` the prefixes, `$6` the page's rows (its limit + 1); after a cursor `$7`/`$8` its time
+    /// (µs) and id.
     static func text(length: Int, after: Bool) -> String {
-        let distance = Self.distance(latitude: "$2", longitude: "$3", of: "c")
-        let keyset = after ? "AND (c.created_at, c.id) < (timestamptz 'epoch' + $45::int8 * interval '1 microsecond', $46::uuid)" : ""
+        let keyset = after ? "AND (c.created_at, c.id) < (timestamptz 'epoch' + $7::int8 * interval '1 microsecond', $8::uuid)" : ""
         let prefix = length == 6 ? "c.geo_cell" : "left(c.geo_cell, \(length))"
-        // Each branch is a whole page on its own (ordered, filtered, limited): PostgreSQL then
-        // reads each by its index in order and merges them. Without the per-branch LIMIT, its
-        // generic plan for this statement read every card of every prefix, sorted them, and took
-        // 0.8 s at 1M cards (bitmap scans and a sort: it expected few rows per prefix).
-        let branches = (0..<Self.slots).map { slot in
-            """
-            (SELECT c.id, c.created_at, \(distance) AS distance FROM cards c
-             WHERE \(prefix) = $\(5 + slot)::text AND c.parent_id IS NULL AND c.geo_cell IS NOT NULL \(keyset)
-               AND \(distance) <= $4::float8 AND \(CardRow.visible(to: "$1::uuid"))
-             ORDER BY c.created_at DESC, c.id DESC LIMIT \(CardStatements.maximumPageRows))
-            """
-        }
-        let limit = after ? "$47" : "$45"
+        // Blocks are read once for the page (`h`: the accounts the viewer blocked or was blocked
+        // by) rather than probed for every candidate as `CardRow.visible` does: a page weighs up
+        // to a page of candidates per cell, and the per-row probe was a third of its cost.
+        // The distance is computed for the page's cards only; candidates are kept by it.
         return """
-            SELECT * FROM (
-                SELECT \(CardRow.select(viewer: "$1::uuid", distance: "u.distance"))
-                FROM (\(branches.joined(separator: "\nUNION ALL\n"))) u
-                JOIN cards c ON c.id = u.id \(CardRow.joins(viewer: "$1::uuid"))
-                ORDER BY u.created_at DESC, u.id DESC LIMIT \(CardStatements.maximumPageRows)
-            ) page LIMIT \(limit)
+            SELECT \(CardRow.select(viewer: "$1::uuid", distance: Self.distance(latitude: "$2", longitude: "$3", of: "u")))
+            FROM (
+                SELECT n.* FROM
+                    (SELECT ARRAY(SELECT blocked_id FROM blocks WHERE blocker_id = $1::uuid
+                                  UNION ALL SELECT blocker_id FROM blocks WHERE blocked_id = $1::uuid) AS ids) h,
+                    unnest($5::text[]) AS p (prefix)
+                CROSS JOIN LATERAL (
+                    SELECT c.id, c.created_at, c.geo_latitude, c.geo_longitude FROM cards c
+                    WHERE \(prefix) = p.prefix AND c.parent_id IS NULL AND c.geo_cell IS NOT NULL \(keyset)
+                      AND \(Self.distance(latitude: "$2", longitude: "$3", of: "c")) <= $4::float8
+                      AND \(CardRow.live) AND c.author_id <> ALL (h.ids)
+                    ORDER BY c.created_at DESC, c.id DESC LIMIT $6::int8) n
+                ORDER BY n.created_at DESC, n.id DESC LIMIT $6::int8) u
+            JOIN cards c ON c.id = u.id \(CardRow.joins(viewer: "$1::uuid"))
+            ORDER BY u.created_at DESC, u.id DESC
             """
     }
 
@@ -64,20 +65,19 @@ enum NearbyStatements {
         """
     }
 
-    /// Every statement text, made once: `text` builds tens of kilobytes.
+    /// Every statement text, made once (the statements' names and texts are asked for on every execution).
     static let texts: [Int: (first: String, after: String)] = Dictionary(
         uniqueKeysWithValues: Self.indexedLengths.map { ($0, (Self.text(length: $0, after: false), Self.text(length: $0, after: true))) })
 
     /// The bindings every nearby statement starts with.
-    static func bindings(viewer: UUID, cover: NearbyCover, location: GeoLocation, radius: NearbyRadius) -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: Self.slots + 7)
+    static func bindings(viewer: UUID, cover: NearbyCover, location: GeoLocation, radius: NearbyRadius, rows: Int) -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 8)
         bindings.append(viewer)
         bindings.append(location.latitude)
         bindings.append(location.longitude)
         bindings.append(radius.metres)
-        for slot in 0..<Self.slots {
-            bindings.append(slot < cover.prefixes.count ? cover.prefixes[slot] : String?.none)
-        }
+        bindings.append(cover.prefixes)
+        bindings.append(rows)
         return bindings
     }
 
@@ -92,9 +92,7 @@ enum NearbyStatements {
         let limit: Int
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = NearbyStatements.bindings(viewer: self.viewer, cover: self.cover, location: self.location, radius: self.radius)
-            bindings.append(self.limit)
-            return bindings
+            NearbyStatements.bindings(viewer: self.viewer, cover: self.cover, location: self.location, radius: self.radius, rows: self.limit)
         }
     }
 
@@ -110,10 +108,9 @@ enum NearbyStatements {
         let limit: Int
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = NearbyStatements.bindings(viewer: self.viewer, cover: self.cover, location: self.location, radius: self.radius)
+            var bindings = NearbyStatements.bindings(viewer: self.viewer, cover: self.cover, location: self.location, radius: self.radius, rows: self.limit)
             bindings.append(self.position.createdAtMicros)
             bindings.append(self.position.id)
-            bindings.append(self.limit)
             return bindings
         }
     }

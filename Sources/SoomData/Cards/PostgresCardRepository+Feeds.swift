@@ -120,7 +120,7 @@ extension PostgresCardRepository {
 
     /// A page of the nearby feed (`NearbyStatements`): the statement for the cover's prefix length.
     private func nearbyPage(around location: GeoLocation, radius: NearbyRadius, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage {
-        let cover = NearbyCover(around: location, radius: radius, maximumCells: NearbyStatements.slots)
+        let cover = NearbyCover(around: location, radius: radius)
         func read<Length: PrefixLength>(_: Length.Type) async throws -> FeedPage {
             try await self.preparedPage(
                 after: position, limit: limit,

@@ -230,13 +230,7 @@ public struct PostgresIdentityRepository: IdentityRepository {
     /// Deletes up to `limit` withdrawal records made before `cutoff` (the contract keeps them 30
     /// days; the 7-day rejoin rule needs one week). Returns how many.
     public func purgeWithdrawals(before cutoff: Date, limit: Int) async throws -> Int {
-        let rows = try await self.database.rows(
-            """
-            WITH old AS (SELECT id FROM withdrawals WHERE withdrawn_at < \(cutoff) ORDER BY withdrawn_at LIMIT \(limit) FOR UPDATE SKIP LOCKED),
-            deleted AS (DELETE FROM withdrawals WHERE id IN (SELECT id FROM old) RETURNING 1)
-            SELECT count(*)::int FROM deleted
-            """)
-        return try rows[0].decode(Int.self)
+        try await self.database.purge("withdrawals", key: "id", time: "withdrawn_at", before: cutoff, limit: limit)
     }
 
     /// Records the challenge's nonce as spent; a nonce spent before (or by a parallel request that

@@ -90,12 +90,6 @@ public struct PostgresNotificationRepository: NotificationRepository {
     /// Deletes up to `limit` notifications made before `cutoff` (the contract keeps them 30 days),
     /// read or not. Returns how many.
     public func purge(createdBefore cutoff: Date, limit: Int) async throws -> Int {
-        let rows = try await self.database.rows(
-            """
-            WITH old AS (SELECT id FROM notifications WHERE created_at < \(cutoff) ORDER BY created_at LIMIT \(limit) FOR UPDATE SKIP LOCKED),
-            deleted AS (DELETE FROM notifications WHERE id IN (SELECT id FROM old) RETURNING 1)
-            SELECT count(*)::int FROM deleted
-            """)
-        return try rows[0].decode(Int.self)
+        try await self.database.purge("notifications", key: "id", time: "created_at", before: cutoff, limit: limit)
     }
 }
