@@ -41,3 +41,38 @@ stop_server() {
     fi
     SERVER_PID=""
 }
+
+# Seeds $DATA with $SEED_CARDS cards (accounts, comments and likes in the usual proportions) when
+# it holds no cluster yet, then starts the server on it in the background as SERVER_PID and
+# records its peak resident memory in $WORK/peak-rss (MONITOR_PID) while the runs go on.
+seed_and_serve() {
+    if [ ! -f "$DATA/postgres/PG_VERSION" ]; then
+        say "seeding $DATA with $SEED_CARDS cards (set-based, a few minutes for 1M)"
+        "$BIN" seed --data-directory "$DATA" --cards "$SEED_CARDS" --accounts $((SEED_CARDS / 20)) \
+            --comments $((SEED_CARDS / 5)) --likes $((SEED_CARDS * 2)) >&2
+    fi
+    say "starting the server on $URL"
+    SOOM_RATE_LIMIT=off "$BIN" serve --port "$PORT" --data-directory "$DATA" >"$WORK/server.log" 2>&1 &
+    SERVER_PID=$!
+    wait_ready
+    ( peak=0; while kill -0 "$SERVER_PID" 2>/dev/null; do
+          rss=$(ps -o rss= -p "$SERVER_PID" 2>/dev/null | tr -d ' '); [ -n "$rss" ] && [ "$rss" -gt "$peak" ] && peak=$rss && echo "$peak" >"$WORK/peak-rss"
+          sleep 0.5; done ) &
+    MONITOR_PID=$!
+}
+
+# One wrk run of $DURATION seconds with $CONNECTIONS connections: `wrk_run NAME WRK-ARGS...`
+# prints a row (requests/s, p50, p99, non-2xx and socket errors) and appends it to results.txt.
+wrk_run() {
+    local name=$1; shift
+    local file
+    file="$WORK/$(printf '%s' "$name" | tr -c 'a-zA-Z0-9' '_').txt"
+    say "wrk: $name"
+    wrk -t "$THREADS" -c "$CONNECTIONS" -d "${DURATION}s" --latency "$@" >"$file" 2>&1 || true
+    local rps p50 p99 errors
+    rps=$(awk '/Requests\/sec/ {print $2}' "$file")
+    p50=$(awk '$1 == "50%" {print $2}' "$file")
+    p99=$(awk '$1 == "99%" {print $2}' "$file")
+    errors=$(awk '/Non-2xx|non-2xx|Socket errors/' "$file" | tr '\n' ' ')
+    printf '%-40s %10s req/s   p50 %-9s p99 %-9s %s\n' "$name" "$rps" "$p50" "$p99" "$errors" | tee -a "$WORK/results.txt"
+}

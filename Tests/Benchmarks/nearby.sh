@@ -46,21 +46,7 @@ trap cleanup EXIT
 install_and_build
 take_lock
 
-if [ ! -f "$DATA/postgres/PG_VERSION" ]; then
-    say "seeding $DATA with $SEED_CARDS cards (set-based, a few minutes for 1M)"
-    "$BIN" seed --data-directory "$DATA" --cards "$SEED_CARDS" --accounts $((SEED_CARDS / 20)) \
-        --comments $((SEED_CARDS / 5)) --likes $((SEED_CARDS * 2)) >&2
-fi
-
-say "starting the server on $URL"
-SOOM_RATE_LIMIT=off "$BIN" serve --port "$PORT" --data-directory "$DATA" >"$WORK/server.log" 2>&1 &
-SERVER_PID=$!
-wait_ready
-
-( peak=0; while kill -0 "$SERVER_PID" 2>/dev/null; do
-      rss=$(ps -o rss= -p "$SERVER_PID" 2>/dev/null | tr -d ' '); [ -n "$rss" ] && [ "$rss" -gt "$peak" ] && peak=$rss && echo "$peak" >"$WORK/peak-rss"
-      sleep 0.5; done ) &
-MONITOR_PID=$!
+seed_and_serve
 
 python3 "$HERE/register.py" "$URL" "$WORK/tokens" 1
 TOKEN=$(head -1 "$WORK/tokens")
@@ -99,25 +85,12 @@ request = function()
 end
 LUA
 
-run() { # name, wrk arguments...
-    local name=$1; shift
-    local file
-    file="$WORK/$(printf '%s' "$name" | tr -c 'a-zA-Z0-9' '_').txt"
-    say "wrk: $name"
-    wrk -t "$THREADS" -c "$CONNECTIONS" -d "${DURATION}s" --latency "$@" >"$file" 2>&1 || true
-    local rps p50 p99 errors
-    rps=$(awk '/Requests\/sec/ {print $2}' "$file")
-    p50=$(awk '$1 == "50%" {print $2}' "$file")
-    p99=$(awk '$1 == "99%" {print $2}' "$file")
-    errors=$(awk '/Non-2xx|non-2xx|Socket errors/' "$file" | tr '\n' ' ')
-    printf '%-40s %10s req/s   p50 %-9s p99 %-9s %s\n' "$name" "$rps" "$p50" "$p99" "$errors" | tee -a "$WORK/results.txt"
-}
 AUTH="Authorization: Bearer $TOKEN"
-run "GET /healthz" "$URL/healthz"
+wrk_run "GET /healthz" "$URL/healthz"
 for radius in 1 5 10 20 50; do
-    run "nearby Seoul ${radius} km, first page" -H "$AUTH" "$URL/v1/feeds/nearby?$SEOUL&radiusKm=$radius&limit=20"
+    wrk_run "nearby Seoul ${radius} km, first page" -H "$AUTH" "$URL/v1/feeds/nearby?$SEOUL&radiusKm=$radius&limit=20"
 done
-[ -n "$DEEP" ] && run "nearby Seoul 10 km, deep page" -H "$AUTH" "$URL/v1/feeds/nearby?$SEOUL&radiusKm=10&limit=20&cursor=$DEEP"
-run "nearby 5 km, 16 cities in turn" -s "$WORK/cities.lua" "$URL"
-run "nearby 5 km, open sea (empty)" -H "$AUTH" "$URL/v1/feeds/nearby?latitude=36.0&longitude=125.0&radiusKm=5&limit=20"
+[ -n "$DEEP" ] && wrk_run "nearby Seoul 10 km, deep page" -H "$AUTH" "$URL/v1/feeds/nearby?$SEOUL&radiusKm=10&limit=20&cursor=$DEEP"
+wrk_run "nearby 5 km, 16 cities in turn" -s "$WORK/cities.lua" "$URL"
+wrk_run "nearby 5 km, open sea (empty)" -H "$AUTH" "$URL/v1/feeds/nearby?latitude=36.0&longitude=125.0&radiusKm=5&limit=20"
 echo "server peak RSS: $(( $(cat "$WORK/peak-rss" 2>/dev/null || echo 0) / 1024 )) MiB   (cards: $TOTAL; located top-level: $LOCATED; results in $WORK)" | tee -a "$WORK/results.txt"
