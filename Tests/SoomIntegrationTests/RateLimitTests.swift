@@ -54,6 +54,11 @@ struct RateLimitTests {
         #expect(RateLimiter.addressKey("10.0.0.1") != RateLimiter.addressKey("10.0.0.2"))
         #expect(RateLimiter.addressKey("2001:db8:1:2::1") == RateLimiter.addressKey("2001:db8:1:2:ffff::9"))
         #expect(RateLimiter.addressKey("2001:db8:1:2::1") != RateLimiter.addressKey("2001:db8:1:3::1"))
+        // IPv4-mapped IPv6 addresses count as their IPv4 address, not as one /64 for all of IPv4.
+        #expect(RateLimiter.addressKey("::ffff:10.0.0.1") == RateLimiter.addressKey("10.0.0.1"))
+        #expect(RateLimiter.addressKey("::ffff:10.0.0.1") != RateLimiter.addressKey("::ffff:10.0.0.2"))
+        #expect(RateLimiter.addressKey("::FFFF:0a00:0001") == RateLimiter.addressKey("10.0.0.1"))
+        #expect(RateLimiter.addressKey("::ffff:10.0.0.1") != RateLimiter.addressKey("::1"))
         var headers = HTTPFields()
         headers.append(HTTPField(name: .xForwardedFor, value: "6.6.6.6, 1.2.3.4"))
         #expect(RateLimitMiddleware<AppRequestContext>.lastForwardedFor(headers) == "1.2.3.4")

@@ -78,26 +78,23 @@ final class RateLimiter: Sendable {
     }
 
     /// The counting key of a client address: a hash (with the process's random seed) of the
-    /// IPv4 address, or of the first 64 bits of an IPv6 address.
+    /// IPv4 address — also when it comes as an IPv4-mapped IPv6 address (`::ffff:1.2.3.4`, what a
+    /// dual-stack socket reports for IPv4 clients), so that it is not counted together with every
+    /// other IPv4 client in the one /64 that `::ffff:0:0/96` falls in — or of the first 64 bits of
+    /// an IPv6 address.
     static func addressKey(_ address: String) -> Int {
         var hasher = Hasher()
-        if address.contains(":"), let bytes = IPv6Prefix.prefix64(of: address) {
-            hasher.combine(6)
-            hasher.combine(bytes)
-        } else {
+        switch ClientAddress(address) {
+        case .v4(let bytes):
             hasher.combine(4)
-            hasher.combine(address)
+            hasher.combine(bytes)
+        case .v6(let prefix):
+            hasher.combine(6)
+            hasher.combine(prefix)
+        case .unknown(let text):
+            hasher.combine(0)
+            hasher.combine(text)
         }
         return hasher.finalize()
-    }
-}
-
-/// The /64 prefix of an IPv6 address in text form.
-enum IPv6Prefix {
-    static func prefix64(of text: String) -> [UInt8]? {
-        var address = in6_addr()
-        let host = text.split(separator: "%").first.map(String.init) ?? text
-        guard inet_pton(AF_INET6, host, &address) == 1 else { return nil }
-        return withUnsafeBytes(of: &address) { Array($0.prefix(8)) }
     }
 }
