@@ -91,7 +91,7 @@ public struct EmbeddedPostgres: Sendable {
         try fileManager.createDirectory(at: self.dataDirectory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         let password = (0..<24).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
         let passwordFile = parent.appendingPathComponent("postgres-initdb-password")
-        try password.write(to: passwordFile, atomically: false, encoding: .utf8)
+        try SecretFile.write(password, to: passwordFile)
         try self.handOver(self.dataDirectory)
         try self.handOver(passwordFile)
         do {
@@ -114,8 +114,7 @@ public struct EmbeddedPostgres: Sendable {
         try handle.seekToEnd()
         try handle.write(contentsOf: Data(configuration.utf8))
         try handle.close()
-        try password.write(to: self.credentialsFile, atomically: true, encoding: .utf8)
-        _ = chmod(self.credentialsFile.path, 0o600)
+        try SecretFile.write(password, to: self.credentialsFile)
         return password
     }
 
