@@ -14,9 +14,9 @@ public struct PostgresImageStore: ImageStore {
 
     public func save(_ image: StoredImage, bytes: consuming [UInt8]) async throws {
         // The bytes are copied once, into the statement's bindings, and let go before it is sent.
-        let query: PostgresQuery = try """
+        let query: PostgresQuery = """
             INSERT INTO images (id, owner_id, content_type, byte_count, sha256, bytes, width, height, created_at)
-            VALUES (\(image.id), \(image.ownerID), \(image.format.contentType), \(image.byteCount), \(Self.hexDecode(image.sha256)),
+            VALUES (\(image.id), \(image.ownerID), \(image.format.contentType), \(image.byteCount), decode(\(image.sha256), 'hex'),
                     \(Bytea(bytes: consume bytes)), \(image.width), \(image.height), \(image.createdAt))
             """
         try await self.database.execute(query)
@@ -28,16 +28,16 @@ public struct PostgresImageStore: ImageStore {
         let digests = knownDigests.filter { $0 != "*" }.map { $0.lowercased() }
         let rows = try await self.database.rows(
             """
-            SELECT owner_id, content_type, byte_count, sha256, width, height, created_at, matched,
+            SELECT owner_id, content_type, byte_count, encode(sha256, 'hex'), width, height, created_at, matched,
                    CASE WHEN matched THEN NULL ELSE bytes END
             FROM (SELECT *, (\(any) OR encode(sha256, 'hex') = ANY (\(digests)::text[])) AS matched FROM images WHERE id = \(id) AND bytes IS NOT NULL) i
             """)
         guard let row = rows.first else { return nil }
         let (owner, contentType, byteCount, sha256, width, height, createdAt, matched, bytes) = try row.decode(
-            (UUID, String, Int, Data, Int?, Int?, Date, Bool, ByteBuffer?).self)
+            (UUID, String, Int, String, Int?, Int?, Date, Bool, ByteBuffer?).self)
         guard let format = ImageFormat(contentType: contentType) else { return nil }
         let image = StoredImage(
-            id: id, ownerID: owner, format: format, byteCount: byteCount, sha256: Self.hex(sha256), width: width, height: height,
+            id: id, ownerID: owner, format: format, byteCount: byteCount, sha256: sha256, width: width, height: height,
             createdAt: createdAt)
         if matched { return .notModified(image) }
         guard let bytes else { return nil }
@@ -64,14 +64,14 @@ public struct PostgresImageStore: ImageStore {
     public func unscrubbed(limit: Int) async throws -> [(image: StoredImage, bytes: [UInt8])] {
         let rows = try await self.database.rows(
             """
-            SELECT id, owner_id, content_type, byte_count, sha256, created_at, bytes FROM images
+            SELECT id, owner_id, content_type, byte_count, encode(sha256, 'hex'), created_at, bytes FROM images
             WHERE width IS NULL AND bytes IS NOT NULL ORDER BY created_at LIMIT \(limit)
             """)
         return try rows.compactMap { row in
-            let (id, owner, contentType, byteCount, sha256, createdAt, bytes) = try row.decode((UUID, UUID, String, Int, Data, Date, ByteBuffer).self)
+            let (id, owner, contentType, byteCount, sha256, createdAt, bytes) = try row.decode((UUID, UUID, String, Int, String, Date, ByteBuffer).self)
             guard let format = ImageFormat(contentType: contentType) else { return nil }
             let image = StoredImage(
-                id: id, ownerID: owner, format: format, byteCount: byteCount, sha256: Self.hex(sha256), width: nil, height: nil, createdAt: createdAt)
+                id: id, ownerID: owner, format: format, byteCount: byteCount, sha256: sha256, width: nil, height: nil, createdAt: createdAt)
             return (image, Array(bytes.readableBytesView))
         }
     }
@@ -81,26 +81,12 @@ public struct PostgresImageStore: ImageStore {
             try await self.database.execute(
                 """
                 UPDATE images SET bytes = \(Bytea(bytes: scrubbed.bytes)), byte_count = \(scrubbed.bytes.count),
-                    sha256 = \(Self.hexDecode(scrubbed.sha256)), width = \(scrubbed.width), height = \(scrubbed.height)
+                    sha256 = decode(\(scrubbed.sha256), 'hex'), width = \(scrubbed.width), height = \(scrubbed.height)
                 WHERE id = \(id) AND width IS NULL
                 """)
         } else {
             try await self.database.execute("UPDATE images SET bytes = NULL WHERE id = \(id) AND width IS NULL")
         }
-    }
-
-    static func hex(_ data: Data) -> String {
-        data.map { String(format: "%02x", $0) }.joined()
-    }
-
-    static func hexDecode(_ hex: String) -> Data {
-        var data = Data(capacity: hex.count / 2)
-        var index = hex.startIndex
-        while index < hex.endIndex, let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex) {
-            if let byte = UInt8(hex[index..<next], radix: 16) { data.append(byte) }
-            index = next
-        }
-        return data
     }
 }
 
