@@ -115,6 +115,61 @@ enum NearbyStatements {
         }
     }
 
+    /// The shared chunks (`NearbyChunk`) of prefixes of length `Length.value`, one read for many:
+    /// `$1` the prefixes, `$2`/`$3` the time (µs) and id each starts below, `$4` their sizes, `$5`
+    /// the viewer no one is. Each prefix is read through its index newest first, index-only, up
+    /// to its size; then only those cards are read in full. Rows come in the keys' order.
+    struct Chunks<Length: PrefixLength>: PostgresPreparedStatement {
+        typealias Row = (key: Int, entry: NearbyChunk.Entry)
+        static var sql: String { NearbyStatements.chunkTexts[Length.value]! }
+
+        /// Where a chunk with no position starts: after every card (year 2255; `created_at` is
+        /// the server's clock) and the greatest id.
+        static var top: FeedPosition {
+            FeedPosition(createdAtMicros: 9_000_000_000_000_000, id: UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255)))
+        }
+
+        let keys: [NearbyChunk.Key]
+        let nobody: UUID
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 5)
+            let positions = self.keys.map { $0.after ?? Self.top }
+            bindings.append(self.keys.map(\.prefix))
+            bindings.append(positions.map(\.createdAtMicros))
+            bindings.append(positions.map(\.id))
+            bindings.append(self.keys.map(\.size))
+            bindings.append(self.nobody)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            let (card, micros) = try CardRow.decode(row)
+            let cells = row.makeRandomAccess()
+            let centre = try GeoLocation(
+                latitude: try cells[CardRow.columnCount + 1].decode(Double.self), longitude: try cells[CardRow.columnCount + 2].decode(Double.self))
+            return (Int(try cells[CardRow.columnCount].decode(Int64.self)) - 1, NearbyChunk.Entry(card: card, micros: micros, centre: centre))
+        }
+    }
+
+    static func chunkText(length: Int) -> String {
+        let prefix = length == 6 ? "c.geo_cell" : "left(c.geo_cell, \(length))"
+        return """
+            SELECT \(CardRow.select(viewer: "$5::uuid")), k.ord, c.geo_latitude, c.geo_longitude
+            FROM unnest($1::text[], $2::int8[], $3::uuid[], $4::int8[]) WITH ORDINALITY AS k (prefix, micros, id, size, ord)
+            CROSS JOIN LATERAL (
+                SELECT c.id, c.created_at FROM cards c
+                WHERE \(prefix) = k.prefix AND c.parent_id IS NULL AND c.geo_cell IS NOT NULL
+                  AND (c.created_at, c.id) < (timestamptz 'epoch' + k.micros * interval '1 microsecond', k.id)
+                  AND \(CardRow.live)
+                ORDER BY c.created_at DESC, c.id DESC LIMIT k.size) n
+            JOIN cards c ON c.id = n.id \(CardRow.joins(viewer: "$5::uuid"))
+            ORDER BY k.ord, n.created_at DESC, n.id DESC
+            """
+    }
+
+    static let chunkTexts: [Int: String] = Dictionary(uniqueKeysWithValues: Self.indexedLengths.map { ($0, Self.chunkText(length: $0)) })
+
     /// Near a pole, where even cells of length 3 are too many: located top-level cards newest
     /// first, filtered by distance. Few cards are ever posted there; a page may read more rows.
     static func polarScan(viewer: UUID, location: GeoLocation, radius: NearbyRadius, after position: FeedPosition?, limit: Int) -> PostgresQuery {

@@ -87,6 +87,22 @@ extension PostgresCardRepository {
         return rows.first.map { ViewerMarks(liked: $0.liked, blocked: $0.blocked) } ?? ViewerMarks(liked: [:], blocked: false)
     }
 
+    public func nearbyChunks(_ keys: [NearbyChunk.Key]) async throws -> [NearbyChunk] {
+        guard let length = keys.first?.prefix.count else { return [] }
+        precondition(keys.allSatisfy { $0.prefix.count == length }, "one read holds chunks of one prefix length")
+        let rows =
+            switch length {
+            case 3: try await self.database.rows(NearbyStatements.Chunks<PrefixLength3>(keys: keys, nobody: Self.nobody))
+            case 4: try await self.database.rows(NearbyStatements.Chunks<PrefixLength4>(keys: keys, nobody: Self.nobody))
+            case 5: try await self.database.rows(NearbyStatements.Chunks<PrefixLength5>(keys: keys, nobody: Self.nobody))
+            case 6: try await self.database.rows(NearbyStatements.Chunks<PrefixLength6>(keys: keys, nobody: Self.nobody))
+            default: preconditionFailure("nearby chunks are read for prefixes of length 3 to 6")
+            }
+        var entries = Array(repeating: [NearbyChunk.Entry](), count: keys.count)
+        for row in rows { entries[row.key].append(row.entry) }
+        return zip(keys, entries).map { NearbyChunk(entries: $1, size: $0.size) }
+    }
+
     /// A page from `limit + 1` newest-first rows: the extra row only says that another page follows.
     /// A page read by a prepared statement: `first` without a cursor, `after(position)` below one.
     private func preparedPage<First: CardRowStatement, After: CardRowStatement>(

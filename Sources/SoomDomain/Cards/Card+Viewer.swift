@@ -18,4 +18,13 @@ extension Card {
             likeCount: self.likeCount, commentCount: self.commentCount, likedByMe: self.likedByMe, isMine: self.isMine,
             distanceMeters: self.distanceMeters.map { Double(DistanceBand.metres($0)) })
     }
+
+    /// The card with its exact distance from a nearby query's point.
+    public func measured(_ metres: Double) -> Card {
+        Card(
+            id: self.id, content: self.content, font: self.font, background: self.background, tags: self.tags, author: self.author,
+            parentID: self.parentID, parentDeleted: self.parentDeleted, createdAt: self.createdAt, expiresAt: self.expiresAt,
+            likeCount: self.likeCount, commentCount: self.commentCount, likedByMe: self.likedByMe, isMine: self.isMine,
+            distanceMeters: metres)
+    }
 }

@@ -24,6 +24,10 @@ public protocol CardRepository: Sendable {
     /// Which of `cards` the viewer liked, and whether the viewer and any of `authors` blocked one
     /// another: what turns a shared page into the viewer's. One small read.
     func viewerMarks(of viewer: UUID, cards: [UUID], authors: [UUID]) async throws -> ViewerMarks
+    /// The nearby chunks for `keys` (all of one prefix length, in `NearbyChunk.indexedPrecisions`),
+    /// in the same order, in one read: for each, the newest live top-level located cards of the
+    /// prefix below its position, at most its size, as everyone sees them.
+    func nearbyChunks(_ keys: [NearbyChunk.Key]) async throws -> [NearbyChunk]
     /// Recomputes the popular ranking (at most `limit` cards of the last seven days).
     func refreshPopularRanking(limit: Int) async throws
     /// Deletes up to `limit` expired stories, correcting the counters that counted them; returns how many.

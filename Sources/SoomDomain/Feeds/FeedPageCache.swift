@@ -12,9 +12,13 @@ import Synchronization
 /// what may be up to `lifetime` old is the shared part: which cards are on the page, their text,
 /// counts and authors' names and pictures.
 ///
+/// It also keeps the nearby feed's shared part, `NearbyChunk`s: the newest cards of one index
+/// prefix, from which `ReadFeed` makes any reader's page around any point in memory.
+///
 /// - This instance's own changes are never served stale: the use cases that change what a page
-///   shows call `invalidateAll()` (a post, a deletion, a card hidden by reports, a withdrawal, a
-///   new name or picture) or `invalidate(card:)` (a like) once the change is committed. A like
+///   shows call, once the change is committed, `invalidatePost(in:replyingTo:)` (a post: every
+///   page, and the chunks of the new card's cell), `invalidateAll()` (a deletion, a card hidden
+///   by reports, a withdrawal, a new name or picture) or `invalidate(card:)` (a like). A like
 ///   drops only the pages showing that card and refuses only reads that included it.
 /// - Other instances' changes show here within `lifetime`.
 /// - A story is never served past its expiry: a kept page holding an expired card is dropped.
@@ -27,8 +31,8 @@ import Synchronization
 public final class FeedPageCache: Sendable {
     /// The longest a shared page may be served after its read started.
     public static let maximumLifetime: TimeInterval = 1
-    /// Pages kept at most by default.
-    public static let defaultCapacity = 512
+    /// Pages and chunks kept at most by default.
+    public static let defaultCapacity = 2048
     /// Bytes kept pages may take by default (see `cost(of:)`).
     public static let defaultByteBudget = 32 << 20
     /// Per-card changes remembered for refusing reads that began before them; a read older than
@@ -42,18 +46,21 @@ public final class FeedPageCache: Sendable {
     private let storage = Mutex(Storage())
 
     private struct Storage {
-        var entries: [Key: Entry] = [:]
+        var entries: [StoreKey: Entry] = [:]
         /// The sum of the entries' costs.
         var bytes = 0
         /// Moves on at every `invalidateAll`; a ticket from an older generation cannot store.
         var generation: UInt64 = 0
-        /// Counts `invalidate(card:)` calls; `changes` holds the last `changeLogSize` of them.
+        /// Counts `invalidate(card:)` and `invalidatePost(in:replyingTo:)` calls; `changes` holds
+        /// the last `changeLogSize` of them.
         var sequence: UInt64 = 0
-        var changes: [(sequence: UInt64, card: UUID)] = []
+        var changes: [(sequence: UInt64, change: Change)] = []
         /// When expired entries were last swept out.
         var sweptAt = Date.distantPast
+        /// Chunks being read by one reader, and the readers waiting for them (`claim`).
+        var flights: [NearbyChunk.Key: [CheckedContinuation<NearbyChunk?, Never>]] = [:]
 
-        mutating func remove(_ key: Key) {
+        mutating func remove(_ key: StoreKey) {
             if let entry = self.entries.removeValue(forKey: key) { self.bytes -= entry.cost }
         }
 
@@ -63,10 +70,50 @@ public final class FeedPageCache: Sendable {
         }
     }
 
+    /// What a kept entry is: a shared page, or a nearby chunk.
+    private enum StoreKey: Hashable {
+        case page(Key)
+        case chunk(NearbyChunk.Key)
+    }
+
+    private enum Kept {
+        case page(FeedPage)
+        case chunk(NearbyChunk)
+    }
+
+    private enum Change {
+        /// A card's counts changed, or it left the feeds.
+        case card(UUID)
+        /// A card was posted: every shared page may change, and the chunks of the prefixes of its
+        /// cell when it is a located top-level card.
+        case post(cell: String?)
+    }
+
     private struct Entry {
-        let page: FeedPage
+        let kept: Kept
         let readAt: Date
         let cost: Int
+
+        var cards: [Card] {
+            switch self.kept {
+            case .page(let page): page.cards
+            case .chunk(let chunk): chunk.entries.map(\.card)
+            }
+        }
+
+        func holds(_ id: UUID) -> Bool {
+            switch self.kept {
+            case .page(let page): page.cards.contains { $0.id == id }
+            case .chunk(let chunk): chunk.entries.contains { $0.card.id == id }
+            }
+        }
+
+        func hasExpired(at now: Date) -> Bool {
+            switch self.kept {
+            case .page(let page): page.cards.contains { $0.expiresAt.map { $0 <= now } ?? false }
+            case .chunk(let chunk): chunk.entries.contains { $0.card.expiresAt.map { $0 <= now } ?? false }
+            }
+        }
     }
 
     /// Which page: the feed, where it starts and how many cards it holds.
@@ -107,14 +154,25 @@ public final class FeedPageCache: Sendable {
 
     /// The kept page for `key` if it is younger than `lifetime` at `now` and none of its cards has expired.
     public func page(_ key: Key, at now: Date) -> FeedPage? {
+        guard case .page(let page) = self.kept(.page(key), at: now) else { return nil }
+        return page
+    }
+
+    /// The kept nearby chunk for `key`, under the same rules as a page.
+    public func chunk(_ key: NearbyChunk.Key, at now: Date) -> NearbyChunk? {
+        guard case .chunk(let chunk) = self.kept(.chunk(key), at: now) else { return nil }
+        return chunk
+    }
+
+    private func kept(_ key: StoreKey, at now: Date) -> Kept? {
         guard self.isEnabled else { return nil }
         return self.storage.withLock { storage in
             guard let entry = storage.entries[key] else { return nil }
-            guard self.isFresh(entry, at: now), !entry.page.cards.contains(where: { $0.expiresAt.map { $0 <= now } ?? false }) else {
+            guard self.isFresh(entry, at: now), !entry.hasExpired(at: now) else {
                 storage.remove(key)
                 return nil
             }
-            return entry.page
+            return entry.kept
         }
     }
 
@@ -125,11 +183,21 @@ public final class FeedPageCache: Sendable {
 
     /// Keeps `page`, read with `ticket`, unless something it shows was invalidated since the ticket was taken.
     public func store(_ page: FeedPage, for key: Key, ticket: Ticket) {
-        guard self.isEnabled else { return }
-        let cost = Self.cost(of: page)
-        guard cost <= self.byteBudget / 16 else { return }
+        // A fresh memo per kept page: what outer layers derive from it lives and dies with it.
+        self.keep(.page(FeedPage(cards: page.cards, next: page.next, memo: SharedPageMemo())), for: .page(key), cost: Self.cost(of: page), ticket: ticket)
+    }
+
+    /// Keeps `chunk`, read with `ticket`, unless a card it shows changed or a card was posted in
+    /// its prefix since the ticket was taken.
+    public func store(_ chunk: NearbyChunk, for key: NearbyChunk.Key, ticket: Ticket) {
+        self.keep(.chunk(chunk), for: .chunk(key), cost: Self.cost(of: chunk.entries.map(\.card)), ticket: ticket)
+    }
+
+    private func keep(_ kept: Kept, for key: StoreKey, cost: Int, ticket: Ticket) {
+        guard self.isEnabled, cost <= self.byteBudget / 16 else { return }
+        let entry = Entry(kept: kept, readAt: ticket.readAt, cost: cost)
         self.storage.withLock { storage in
-            guard ticket.generation == storage.generation, Self.unchanged(page, since: ticket, in: storage) else { return }
+            guard ticket.generation == storage.generation, Self.unchanged(entry, key: key, since: ticket, in: storage) else { return }
             if let current = storage.entries[key], current.readAt > ticket.readAt { return }
             storage.remove(key)
             let now = ticket.readAt
@@ -138,14 +206,52 @@ public final class FeedPageCache: Sendable {
                 storage.sweptAt = now
                 if storage.entries.count >= self.capacity || storage.bytes + cost > self.byteBudget { storage.removeAll() }
             }
-            // A fresh memo per kept page: what outer layers derive from it lives and dies with it.
-            let kept = FeedPage(cards: page.cards, next: page.next, memo: SharedPageMemo())
-            storage.entries[key] = Entry(page: kept, readAt: ticket.readAt, cost: cost)
+            storage.entries[key] = entry
             storage.bytes += cost
         }
     }
 
-    /// Drops every page: after a change that may move cards onto or off pages, or change authors.
+    /// For chunks not kept: which of `keys` the caller must read (nobody else is reading them; it
+    /// must call `land` for each, whatever happens) and which are being read by someone else
+    /// (`awaitChunk`). So when a kept chunk expires under many readers, one of them reads it
+    /// again and the others wait for that read instead of all reading it at once.
+    public func claim(_ keys: [NearbyChunk.Key]) -> (mine: [NearbyChunk.Key], others: [NearbyChunk.Key]) {
+        self.storage.withLock { storage in
+            var mine: [NearbyChunk.Key] = []
+            var others: [NearbyChunk.Key] = []
+            for key in keys {
+                if storage.flights[key] != nil {
+                    others.append(key)
+                } else {
+                    storage.flights[key] = []
+                    mine.append(key)
+                }
+            }
+            return (mine, others)
+        }
+    }
+
+    /// Ends the caller's read of a claimed chunk: `chunk` is what it read (nil if the read
+    /// failed), handed to every reader waiting for it.
+    public func land(_ key: NearbyChunk.Key, with chunk: NearbyChunk?) {
+        let waiting = self.storage.withLock { $0.flights.removeValue(forKey: key) } ?? []
+        for waiter in waiting { waiter.resume(returning: chunk) }
+    }
+
+    /// The chunk someone else is reading, once they have it; nil when their read failed, or when
+    /// it ended before this call and the chunk was not kept.
+    public func awaitChunk(_ key: NearbyChunk.Key, at now: Date) async -> NearbyChunk? {
+        await withCheckedContinuation { continuation in
+            let resumeNow = self.storage.withLock { storage in
+                guard storage.flights[key] != nil else { return true }
+                storage.flights[key]!.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume(returning: self.chunk(key, at: now)) }
+        }
+    }
+
+    /// Drops every page and chunk: after a change that may move cards onto or off pages, or change authors.
     public func invalidateAll() {
         guard self.isEnabled else { return }
         self.storage.withLock { storage in
@@ -154,16 +260,30 @@ public final class FeedPageCache: Sendable {
         }
     }
 
-    /// Drops the pages showing the card, and refuses reads begun before that show it: after a
-    /// change to its counts only.
+    /// Drops the pages and chunks showing the card, and refuses reads begun before that show it:
+    /// after a change to its counts only.
     public func invalidate(card id: UUID) {
         guard self.isEnabled else { return }
         self.storage.withLock { storage in
-            storage.sequence &+= 1
-            storage.changes.append((storage.sequence, id))
-            if storage.changes.count > Self.changeLogSize { storage.changes.removeFirst(storage.changes.count - Self.changeLogSize) }
-            let showing = storage.entries.compactMap { key, entry in entry.page.cards.contains { $0.id == id } ? key : nil }
+            Self.log(.card(id), in: &storage)
+            let showing = storage.entries.compactMap { key, entry in entry.holds(id) ? key : nil }
             for key in showing { storage.remove(key) }
+        }
+    }
+
+    /// After a card was posted: drops every shared page, the chunks of the prefixes of `cell` (a
+    /// located top-level card's cell key; nil otherwise) and what shows `parent` (whose comment
+    /// count moved), and refuses the same of reads begun before. The chunks of other places stay:
+    /// a post in one city does not empty the nearby feeds of every other.
+    public func invalidatePost(in cell: String?, replyingTo parent: UUID?) {
+        guard self.isEnabled else { return }
+        self.storage.withLock { storage in
+            Self.log(.post(cell: cell), in: &storage)
+            if let parent { Self.log(.card(parent), in: &storage) }
+            let dropped = storage.entries.compactMap { key, entry in
+                Self.affected(key, by: .post(cell: cell)) || parent.map(entry.holds) == true ? key : nil
+            }
+            for key in dropped { storage.remove(key) }
         }
     }
 
@@ -174,17 +294,39 @@ public final class FeedPageCache: Sendable {
     /// An estimate of what keeping `page` costs: its cards' text twice (the cards, and the memo's
     /// encoded copy), and a fixed part per card for IDs, times, counts and the structure.
     public static func cost(of page: FeedPage) -> Int {
-        page.cards.reduce(256) { total, card in
+        Self.cost(of: page.cards)
+    }
+
+    static func cost(of cards: [Card]) -> Int {
+        cards.reduce(256) { total, card in
             total + 640 + 2 * (card.content.utf8.count + card.author.nickname.utf8.count + card.tags.reduce(0) { $0 + $1.utf8.count + 8 })
         }
     }
 
-    /// Whether no card on `page` was invalidated since `ticket` (false when the log no longer reaches back that far).
-    private static func unchanged(_ page: FeedPage, since ticket: Ticket, in storage: Storage) -> Bool {
+    private static func log(_ change: Change, in storage: inout Storage) {
+        storage.sequence &+= 1
+        storage.changes.append((storage.sequence, change))
+        if storage.changes.count > Self.changeLogSize { storage.changes.removeFirst(storage.changes.count - Self.changeLogSize) }
+    }
+
+    /// Whether a post changes what is kept under `key`.
+    private static func affected(_ key: StoreKey, by change: Change) -> Bool {
+        switch (key, change) {
+        case (_, .card): false
+        case (.page, .post): true
+        case (.chunk(let chunk), .post(let cell)): cell?.hasPrefix(chunk.prefix) == true
+        }
+    }
+
+    /// Whether nothing `entry` shows was invalidated since `ticket` (false when the log no longer reaches back that far).
+    private static func unchanged(_ entry: Entry, key: StoreKey, since ticket: Ticket, in storage: Storage) -> Bool {
         guard storage.sequence != ticket.sequence else { return true }
         guard let oldest = storage.changes.first, oldest.sequence <= ticket.sequence &+ 1 else { return false }
-        let changed = Set(storage.changes.lazy.filter { $0.sequence > ticket.sequence }.map(\.card))
-        return !page.cards.contains { changed.contains($0.id) }
+        var changedCards = Set<UUID>()
+        for (sequence, change) in storage.changes where sequence > ticket.sequence {
+            if case .card(let id) = change { changedCards.insert(id) } else if Self.affected(key, by: change) { return false }
+        }
+        return changedCards.isEmpty || !entry.cards.contains { changedCards.contains($0.id) }
     }
 
     private func isFresh(_ entry: Entry, at now: Date) -> Bool {

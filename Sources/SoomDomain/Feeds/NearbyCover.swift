@@ -130,7 +130,7 @@ public struct NearbyCover: Sendable, Equatable {
     }
 
     /// The great-circle distance in metres, as the nearby feed's SQL computes it.
-    static func haversine(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double) -> Double {
+    public static func haversine(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double) -> Double {
         let φ1 = latitude1 * .pi / 180
         let φ2 = latitude2 * .pi / 180
         let a = pow(sin((φ2 - φ1) / 2), 2) + cos(φ1) * cos(φ2) * pow(sin((longitude2 - longitude1) * .pi / 180 / 2), 2)

@@ -10,6 +10,7 @@ final class RecordingCardRepository: CardRepository {
         var pages: [(Feed, FeedPosition?, Int)] = []
         var sharedPages: [(Feed, FeedPosition?, Int)] = []
         var marks: [UUID] = []
+        var chunkReads: [[NearbyChunk.Key]] = []
         var reports: [(card: UUID, reporter: UUID, reason: ReportReason, policy: ModerationPolicy)] = []
     }
 
@@ -18,15 +19,28 @@ final class RecordingCardRepository: CardRepository {
     let pageResult: FeedPage?
     let reportOutcome: ReportOutcome
     let marks: @Sendable (UUID) -> ViewerMarks
+    /// The located top-level cards the nearby reads answer from (as everyone sees them), any order.
+    let located: Mutex<[NearbyChunk.Entry]>
 
     init(
         createOutcome: @escaping @Sendable (NewCard) -> CreateCardOutcome = { .created($0.asPosted) }, pageResult: FeedPage? = FeedPage(cards: [], next: nil),
-        reportOutcome: ReportOutcome = .reported, marks: @escaping @Sendable (UUID) -> ViewerMarks = { _ in ViewerMarks(liked: [:], blocked: false) }
+        reportOutcome: ReportOutcome = .reported, marks: @escaping @Sendable (UUID) -> ViewerMarks = { _ in ViewerMarks(liked: [:], blocked: false) },
+        located: [NearbyChunk.Entry] = []
     ) {
         self.createOutcome = createOutcome
         self.pageResult = pageResult
         self.reportOutcome = reportOutcome
         self.marks = marks
+        self.located = Mutex(located)
+    }
+
+    /// The nearby feed as its definition says, by brute force: every located card whose cell
+    /// centre is within the radius, newest first, below the position, with its exact distance.
+    func nearby(around location: GeoLocation, radius: NearbyRadius, after position: FeedPosition?) -> [(entry: NearbyChunk.Entry, distance: Double)] {
+        self.located.withLock { $0 }
+            .map { (entry: $0, distance: NearbyCover.haversine(location.latitude, location.longitude, $0.centre.latitude, $0.centre.longitude)) }
+            .filter { row in row.distance <= radius.metres && (position.map { $0.precedes(row.entry.position) } ?? true) }
+            .sorted { $0.entry.position.precedes($1.entry.position) }
     }
 
     func create(_ card: NewCard, idempotency: IdempotencyRecord?) async throws -> CreateCardOutcome {
@@ -40,6 +54,13 @@ final class RecordingCardRepository: CardRepository {
 
     func page(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
         self.calls.withLock { $0.pages.append((feed, position, limit)) }
+        if case .nearby(let location, let radius) = feed {
+            let rows = self.nearby(around: location, radius: radius, after: position).prefix(limit + 1)
+            let shown = rows.prefix(limit)
+            return FeedPage(
+                cards: shown.map { $0.entry.card.measured($0.distance).seen(by: viewer, liked: false) },
+                next: rows.count > limit ? shown.last?.entry.position : nil)
+        }
         return self.pageResult
     }
 
@@ -51,6 +72,16 @@ final class RecordingCardRepository: CardRepository {
     func viewerMarks(of viewer: UUID, cards: [UUID], authors: [UUID]) async throws -> ViewerMarks {
         self.calls.withLock { $0.marks.append(viewer) }
         return self.marks(viewer)
+    }
+
+    func nearbyChunks(_ keys: [NearbyChunk.Key]) async throws -> [NearbyChunk] {
+        self.calls.withLock { $0.chunkReads.append(keys) }
+        let located = self.located.withLock { $0 }.map { (key: GeoCell(containing: $0.centre).key, entry: $0) }
+        return keys.map { key in
+            let entries = located.filter { row in row.key.hasPrefix(key.prefix) && (key.after.map { $0.precedes(row.entry.position) } ?? true) }
+                .map(\.entry).sorted { $0.position.precedes($1.position) }
+            return NearbyChunk(entries: Array(entries.prefix(key.size)), size: key.size)
+        }
     }
 
     func refreshPopularRanking(limit: Int) async throws {}

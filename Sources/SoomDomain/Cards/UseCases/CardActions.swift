@@ -70,10 +70,16 @@ public struct ReadFeed: Sendable {
 
     /// A page shared by everyone comes from `FeedPageCache` and is completed with the viewer's
     /// marks (one small read), or, when it is not kept, is read together with them (one read, as
-    /// without the cache) and kept. A block between the viewer and an author on the page, or any
-    /// other feed, reads the viewer's own page.
+    /// without the cache) and kept. A nearby page is made from shared chunks
+    /// (`nearbyFromChunks`). A block between the viewer and an author on the page, or any other
+    /// feed, reads the viewer's own page.
     private func read(_ feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
         let cache = self.environment.feedPages
+        if cache.isEnabled, case .nearby(let location, let radius) = feed,
+            let page = try await self.nearbyFromChunks(around: location, radius: radius, after: position, limit: limit, viewer: viewer)
+        {
+            return page
+        }
         if cache.isEnabled, let key = FeedPageCache.Key(feed, after: position, limit: limit) {
             let shared: FeedPage
             let marks: ViewerMarks

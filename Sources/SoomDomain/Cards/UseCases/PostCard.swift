@@ -18,7 +18,7 @@ public struct PostCard: Sendable {
         let card = NewCard(id: UUID(), author: summary, parentID: parentID, draft: draft, createdAt: self.environment.stamp)
         switch try await self.environment.cards.create(card, idempotency: idempotency) {
         case .created(let card):
-            self.environment.feedPages.invalidateAll()
+            self.environment.feedPages.invalidatePost(in: parentID == nil ? draft.location?.key : nil, replyingTo: parentID)
             return PostedCard(card: card, replayed: false)
         case .replayed(let card): return PostedCard(card: card, replayed: true)
         case .idempotencyKeyReused:

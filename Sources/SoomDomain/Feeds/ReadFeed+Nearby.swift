@@ -1,0 +1,121 @@
+import Foundation
+
+extension ReadFeed {
+    /// Rounds of chunk reads a nearby page may take before it is read exactly instead.
+    static let nearbyRounds = 4
+
+    /// A nearby page made in memory from the shared chunks of its cover's prefixes
+    /// (`NearbyChunk`, kept by `FeedPageCache`), completed with the viewer's marks — or nil when
+    /// it must be read exactly for the viewer (a block between the viewer and an author on the
+    /// page, a cover near a pole, or a page that would take more than `nearbyRounds` rounds).
+    ///
+    /// Each prefix is a *lane*: the cards read so far of that prefix, newest first, and whether
+    /// the prefix holds older ones. A candidate (a card of any lane within the radius, below the
+    /// cursor) is certain to be where it is once every lane that may hold more is read down to it
+    /// or further. So the page is the `limit + 1` newest candidates as soon as all of them are
+    /// certain; until then the lanes read not far enough get their next chunk (keyed by where the
+    /// lane ends, so other readers share it too), all in one read per round. One round is enough
+    /// unless a prefix's newest cards lie outside the circle.
+    ///
+    /// The first page around a city reads nothing but the viewer's marks once its chunks are kept;
+    /// a deeper page starts from the newest chunk of a prefix when that reaches below the cursor.
+    /// A chunk that is not kept is read by one reader while the others wanting it wait for that
+    /// read (`FeedPageCache.claim`): a chunk expiring under load is read once, not by everyone.
+    func nearbyFromChunks(around location: GeoLocation, radius: NearbyRadius, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
+        let cache = self.environment.feedPages
+        let cover = NearbyCover(around: location, radius: radius)
+        guard NearbyChunk.indexedPrecisions.contains(cover.precision) else { return nil }
+        let size = limit + 1
+        let now = self.environment.now()
+
+        var lanes = cover.prefixes.map { prefix in
+            // Below a cursor, the newest chunk serves when it reaches the cursor.
+            if let position, let head = cache.chunk(NearbyChunk.Key(prefix: prefix, after: nil, size: size), at: now),
+                head.isComplete || head.end.map({ !$0.precedes(position) }) == true
+            {
+                return Lane(prefix: prefix, entries: head.entries.filter { position.precedes($0.position) }, end: head.end, complete: head.isComplete, next: nil)
+            }
+            return Lane(prefix: prefix, entries: [], end: position, complete: false, next: NearbyChunk.Key(prefix: prefix, after: position, size: size))
+        }
+
+        for _ in 0..<Self.nearbyRounds {
+            var missing: [Int] = []
+            for index in lanes.indices {
+                guard let key = lanes[index].next else { continue }
+                if let chunk = cache.chunk(key, at: now) { lanes[index].extend(with: chunk) } else { missing.append(index) }
+            }
+            if !missing.isEmpty {
+                let (mine, others) = cache.claim(missing.map { lanes[$0].next! })
+                var read: [NearbyChunk.Key: NearbyChunk] = [:]
+                if !mine.isEmpty {
+                    let ticket = cache.ticket(at: now)
+                    do {
+                        let chunks = try await self.environment.cards.nearbyChunks(mine)
+                        for (key, chunk) in zip(mine, chunks) {
+                            cache.store(chunk, for: key, ticket: ticket)
+                            cache.land(key, with: chunk)
+                            read[key] = chunk
+                        }
+                    } catch {
+                        for key in mine { cache.land(key, with: nil) }
+                        throw error
+                    }
+                }
+                for key in others {
+                    // Another reader's read failed: this page is read exactly.
+                    guard let chunk = await cache.awaitChunk(key, at: now) else { return nil }
+                    read[key] = chunk
+                }
+                for index in missing { lanes[index].extend(with: read[lanes[index].next!]!) }
+            }
+
+            var candidates: [(entry: NearbyChunk.Entry, distance: Double)] = []
+            for lane in lanes {
+                for entry in lane.entries {
+                    let distance = NearbyCover.haversine(location.latitude, location.longitude, entry.centre.latitude, entry.centre.longitude)
+                    if distance <= radius.metres { candidates.append((entry, distance)) }
+                }
+            }
+            candidates.sort { $0.entry.position.precedes($1.entry.position) }
+            // The last candidate the page needs; a lane that may hold more must be read down to it.
+            let last = candidates.count >= size ? candidates[size - 1].entry.position : nil
+            var certain = true
+            for index in lanes.indices where !lanes[index].complete {
+                guard let end = lanes[index].end else { continue }
+                if let last, !end.precedes(last) { continue }
+                certain = false
+                lanes[index].next = NearbyChunk.Key(prefix: lanes[index].prefix, after: end, size: size)
+            }
+            guard certain else { continue }
+
+            let shown = candidates.prefix(limit)
+            let next = candidates.count > limit ? shown.last.map(\.entry.position) : nil
+            let shared = FeedPage(cards: shown.map { $0.entry.card.measured($0.distance) }, next: next)
+            if shared.cards.isEmpty { return shared }
+            let marks = try await self.environment.cards.viewerMarks(
+                of: viewer, cards: shared.cards.map(\.id), authors: Array(Set(shared.cards.map(\.author.id))))
+            return marks.blocked ? nil : shared.seen(by: viewer, marks: marks)
+        }
+        return nil
+    }
+}
+
+/// One prefix of a nearby cover as `nearbyFromChunks` reads it.
+private struct Lane {
+    let prefix: String
+    /// The prefix's cards read so far, newest first, below the cursor.
+    var entries: [NearbyChunk.Entry]
+    /// Where the reading ends: older cards of the prefix are not read yet (nil: nothing read).
+    var end: FeedPosition?
+    /// The prefix holds nothing older than `end`.
+    var complete: Bool
+    /// The chunk to read next, if any.
+    var next: NearbyChunk.Key?
+
+    mutating func extend(with chunk: NearbyChunk) {
+        self.entries += chunk.entries
+        self.end = chunk.end ?? self.end
+        self.complete = chunk.isComplete
+        self.next = nil
+    }
+}
