@@ -71,6 +71,8 @@ fi
 mkdir -p "$scratch"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 export SOOM_IMAGE=$image SOOM_PUBLISH="127.0.0.1:$port"
+# Compose refuses to start without these (no default secrets): fresh ones for this run.
+export POSTGRES_PASSWORD=$(openssl rand -hex 24) SOOM_METRICS_TOKEN=$(openssl rand -hex 24)
 dc() { "${compose[@]}" -p "$project" -f deploy/compose.yaml "$@"; }
 cleanup() {
     local status=$?

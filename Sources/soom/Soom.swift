@@ -135,7 +135,9 @@ extension Soom {
                 let configuration = AppConfiguration(
                     hostname: self.hostname, port: self.port, database: database, logLevel: try self.options.level,
                     sessionCacheLifetime: Double(self.sessionCache), feedCacheLifetime: self.feedCache, moderation: try self.safety.moderation(), rateLimits: try self.safety.rateLimits(),
-                    trustForwardedFor: self.safety.trustForwardedFor)
+                    trustForwardedFor: self.safety.trustForwardedFor,
+                    // From the environment only: a command-line argument would show in `ps`.
+                    metricsToken: ProcessInfo.processInfo.environment["SOOM_METRICS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 })
                 // SIGTERM or SIGINT: stop accepting, let in-flight requests finish for at most
                 // --shutdown-timeout seconds, then cancel what is left; the pool closes, and the
                 // embedded database (if any) is stopped by withDatabase.

@@ -36,6 +36,23 @@ struct OperationsTests {
         }
     }
 
+    @Test("with SOOM_METRICS_TOKEN set, /metrics answers only that bearer token; anyone else gets the 404 of a missing path")
+    func metricsToken() async throws {
+        let secret = "0123456789abcdef0123456789abcdef"
+        try await withTestApp(metricsToken: secret) { client, _ in
+            let open = try await client.send(.get, "/metrics", headers: [.authorization: "Bearer \(secret)"])
+            #expect(open.status == .ok)
+            #expect(String(buffer: open.body).contains("# TYPE"))
+            for header in [nil, "Bearer ", "Bearer \(secret.dropLast())", "Bearer \(secret)0", "bearer \(secret)", secret] {
+                let response = try await client.send(.get, "/metrics", headers: header.map { [.authorization: $0] } ?? [:])
+                #expect(response.status == .notFound, "\(header ?? "no header")")
+                #expect(response.errorCode == "not_found")
+            }
+        }
+        #expect(OperationsController.bearer("Bearer abc", matches: "abc"))
+        #expect(!OperationsController.bearer("Bearer abd", matches: "abc") && !OperationsController.bearer(nil, matches: "abc"))
+    }
+
     @Test("/openapi.yaml serves the repository's openapi.yaml, byte for byte")
     func servesDocument() async throws {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -164,16 +164,29 @@ public final class FeedPageCache: Sendable {
         return chunk
     }
 
+    /// The kept chunks for `keys`, in order (nil where none is kept), under one lock.
+    public func chunks(_ keys: [NearbyChunk.Key], at now: Date) -> [NearbyChunk?] {
+        guard self.isEnabled else { return keys.map { _ in nil } }
+        return self.storage.withLock { storage in
+            keys.map { key in
+                guard case .chunk(let chunk) = self.kept(.chunk(key), at: now, in: &storage) else { return nil }
+                return chunk
+            }
+        }
+    }
+
     private func kept(_ key: StoreKey, at now: Date) -> Kept? {
         guard self.isEnabled else { return nil }
-        return self.storage.withLock { storage in
-            guard let entry = storage.entries[key] else { return nil }
-            guard self.isFresh(entry, at: now), !entry.hasExpired(at: now) else {
-                storage.remove(key)
-                return nil
-            }
-            return entry.kept
+        return self.storage.withLock { self.kept(key, at: now, in: &$0) }
+    }
+
+    private func kept(_ key: StoreKey, at now: Date, in storage: inout Storage) -> Kept? {
+        guard let entry = storage.entries[key] else { return nil }
+        guard self.isFresh(entry, at: now), !entry.hasExpired(at: now) else {
+            storage.remove(key)
+            return nil
         }
+        return entry.kept
     }
 
     /// Take this before reading a page to keep.

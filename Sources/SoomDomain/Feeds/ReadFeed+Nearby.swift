@@ -40,9 +40,9 @@ extension ReadFeed {
 
         for _ in 0..<Self.nearbyRounds {
             var missing: [Int] = []
-            for index in lanes.indices {
-                guard let key = lanes[index].next else { continue }
-                if let chunk = cache.chunk(key, at: now) { lanes[index].extend(with: chunk) } else { missing.append(index) }
+            let wanted = lanes.indices.filter { lanes[$0].next != nil }
+            for (index, chunk) in zip(wanted, cache.chunks(wanted.map { lanes[$0].next! }, at: now)) {
+                if let chunk { lanes[index].extend(with: chunk) } else { missing.append(index) }
             }
             if !missing.isEmpty {
                 let (mine, others) = cache.claim(missing.map { lanes[$0].next! })
@@ -69,14 +69,21 @@ extension ReadFeed {
                 for index in missing { lanes[index].extend(with: read[lanes[index].next!]!) }
             }
 
+            // The newest `size` candidates: the lanes merged newest first (each is in order), so
+            // only the cards the page reaches are measured, however many lanes a wide radius has.
             var candidates: [(entry: NearbyChunk.Entry, distance: Double)] = []
-            for lane in lanes {
-                for entry in lane.entries {
-                    let distance = NearbyCover.haversine(location.latitude, location.longitude, entry.centre.latitude, entry.centre.longitude)
-                    if distance <= radius.metres { candidates.append((entry, distance)) }
+            var heads = Array(repeating: 0, count: lanes.count)
+            while candidates.count < size {
+                var newest = -1
+                for index in lanes.indices where heads[index] < lanes[index].entries.count {
+                    if newest < 0 || lanes[index].entries[heads[index]].position.precedes(lanes[newest].entries[heads[newest]].position) { newest = index }
                 }
+                guard newest >= 0 else { break }
+                let entry = lanes[newest].entries[heads[newest]]
+                heads[newest] += 1
+                let distance = NearbyCover.haversine(location.latitude, location.longitude, entry.centre.latitude, entry.centre.longitude)
+                if distance <= radius.metres { candidates.append((entry, distance)) }
             }
-            candidates.sort { $0.entry.position.precedes($1.entry.position) }
             // The last candidate the page needs; a lane that may hold more must be read down to it.
             let last = candidates.count >= size ? candidates[size - 1].entry.position : nil
             var certain = true

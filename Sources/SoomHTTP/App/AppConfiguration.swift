@@ -28,13 +28,16 @@ public struct AppConfiguration: Sendable {
     /// Count unauthenticated callers by the last `X-Forwarded-For` entry instead of the connection's
     /// peer: only behind a proxy that sets it (otherwise clients could pick their own address).
     public var trustForwardedFor: Bool
+    /// The bearer token `/metrics` requires; nil leaves it open (`SOOM_METRICS_TOKEN`).
+    public var metricsToken: String?
     /// Called with the port once the server listens (useful with `port: 0`, as the tests do).
     public var onServerRunning: (@Sendable (Int) async -> Void)?
 
     public init(
         hostname: String = "127.0.0.1", port: Int = 8080, database: DatabaseConfiguration, logLevel: Logger.Level = .info,
         migrateOnStart: Bool = true, backgroundJobs: Bool = true, tagRankingCacheLifetime: Double = 0.25,
-        sessionCacheLifetime: Double = 10, feedCacheLifetime: Double = Self.defaultFeedCacheLifetime, moderation: ModerationPolicy = .default, rateLimits: RateLimits? = RateLimits(), trustForwardedFor: Bool = false
+        sessionCacheLifetime: Double = 10, feedCacheLifetime: Double = Self.defaultFeedCacheLifetime, moderation: ModerationPolicy = .default, rateLimits: RateLimits? = RateLimits(), trustForwardedFor: Bool = false,
+        metricsToken: String? = nil
     ) {
         self.hostname = hostname
         self.port = port
@@ -48,6 +51,7 @@ public struct AppConfiguration: Sendable {
         self.moderation = moderation
         self.rateLimits = rateLimits
         self.trustForwardedFor = trustForwardedFor
+        self.metricsToken = metricsToken
         self.onServerRunning = nil
     }
 }

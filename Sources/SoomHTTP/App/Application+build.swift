@@ -81,7 +81,7 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
     let limiter = configuration.rateLimits.map { RateLimiter(limits: $0) }
     let router = buildRouter(
         identity: identity, cards: cards, tags: tags, people: people, notifications: notifications, images: images, database: database,
-        catalog: catalog, rateLimiter: limiter, trustForwardedFor: configuration.trustForwardedFor)
+        catalog: catalog, rateLimiter: limiter, trustForwardedFor: configuration.trustForwardedFor, metricsToken: configuration.metricsToken)
 
     var app = Application(
         router: router,
@@ -111,7 +111,7 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
 func buildRouter(
     identity: IdentityEnvironment, cards: CardEnvironment, tags: TagEnvironment, people: PeopleEnvironment,
     notifications: any NotificationRepository, images: any ImageStore, database: Database, catalog: EndpointCatalog,
-    rateLimiter: RateLimiter? = nil, trustForwardedFor: Bool = false
+    rateLimiter: RateLimiter? = nil, trustForwardedFor: Bool = false, metricsToken: String? = nil
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     // Outermost first: the request line and ID see the final status; metrics count what
@@ -138,7 +138,7 @@ func buildRouter(
         group: limited(router.group("/v1").add(middleware: AuthenticationMiddleware(authenticate: Authenticate(identity), required: false))),
         prefix: "/v1", catalog: catalog)
 
-    OperationsController(database: database).addRoutes(to: root)
+    OperationsController(database: database, metricsToken: metricsToken).addRoutes(to: root)
     IdentityController(environment: identity).addRoutes(public: v1, authenticated: signedIn)
     CardsController(cards: cards).addRoutes(to: signedIn)
     FeedsController(cards: cards).addRoutes(to: signedIn)

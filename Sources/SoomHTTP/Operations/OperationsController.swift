@@ -5,6 +5,9 @@ import SoomData
 /// Routes for operators and tooling, outside `/v1`: liveness, readiness, metrics and the API description.
 struct OperationsController {
     let database: Database
+    /// When set, `/metrics` answers only `Authorization: Bearer <token>`; anyone else gets the
+    /// `404` of a path that does not exist (`SOOM_METRICS_TOKEN`).
+    let metricsToken: String?
 
     func addRoutes(to routes: CatalogedRoutes<AppRequestContext>) {
         routes.on(.get, "/healthz") { _, context in
@@ -13,12 +16,23 @@ struct OperationsController {
         routes.on(.get, "/readyz") { _, context in
             try await self.reactor.respond(to: .checkReadiness, context: context)
         }
-        routes.on(.get, "/metrics") { _, context in
-            try await self.reactor.respond(to: .exportMetrics, context: context)
+        routes.on(.get, "/metrics") { request, context in
+            if let token = self.metricsToken, !Self.bearer(request.headers[.authorization], matches: token) { throw APIError.notFound }
+            return try await self.reactor.respond(to: .exportMetrics, context: context)
         }
         routes.on(.get, "/openapi.yaml") { _, context in
             try await self.reactor.respond(to: .describeAPI, context: context)
         }
+    }
+
+    /// Whether the header is `Bearer <token>`, compared in constant time (no timing tells how
+    /// much of a guess was right).
+    static func bearer(_ header: String?, matches token: String) -> Bool {
+        let given = Array((header ?? "").utf8)
+        let expected = Array("Bearer \(token)".utf8)
+        var difference = UInt8(given.count == expected.count ? 0 : 1)
+        for index in expected.indices { difference |= expected[index] ^ (index < given.count ? given[index] : 0) }
+        return difference == 0
     }
 
     private var reactor: OperationsReactor { OperationsReactor(database: self.database) }

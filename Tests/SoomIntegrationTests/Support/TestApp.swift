@@ -16,13 +16,15 @@ import Testing
 /// At most `TestAppSlots`' limit of apps run at once; the rest wait their turn.
 func withTestApp(
     tagRankingCacheLifetime: Double = 0, feedCacheLifetime: Double = AppConfiguration.defaultFeedCacheLifetime, backgroundJobs: Bool = true, moderation: ModerationPolicy = .default, rateLimits: RateLimits? = nil,
-    logLevel: Logger.Level = .warning, _ test: @escaping @Sendable (any TestClientProtocol, TestDatabase) async throws -> Void) async throws {
+    logLevel: Logger.Level = .warning, metricsToken: String? = nil,
+    _ test: @escaping @Sendable (any TestClientProtocol, TestDatabase) async throws -> Void
+) async throws {
     try await TestAppSlots.withSlot {
         do {
             try await runTestApp(
                 AppOptions(
                     tagRankingCacheLifetime: tagRankingCacheLifetime, feedCacheLifetime: feedCacheLifetime, backgroundJobs: backgroundJobs, moderation: moderation, rateLimits: rateLimits,
-                    logLevel: logLevel),
+                    logLevel: logLevel, metricsToken: metricsToken),
                 test)
         } catch let error as PSQLError {
             // PSQLError's description hides the server's message; a failing test should show it.
@@ -38,6 +40,7 @@ private struct AppOptions {
     let moderation: ModerationPolicy
     let rateLimits: RateLimits?
     let logLevel: Logger.Level
+    let metricsToken: String?
 }
 
 private func runTestApp(_ options: AppOptions, _ test: @escaping @Sendable (any TestClientProtocol, TestDatabase) async throws -> Void) async throws {
@@ -49,7 +52,7 @@ private func runTestApp(_ options: AppOptions, _ test: @escaping @Sendable (any 
                 backgroundJobs: options.backgroundJobs,
                 // Tests read the top ten right after changing it: no cache (its bound is tested on its own).
                 tagRankingCacheLifetime: options.tagRankingCacheLifetime, feedCacheLifetime: options.feedCacheLifetime,
-                moderation: options.moderation, rateLimits: options.rateLimits))
+                moderation: options.moderation, rateLimits: options.rateLimits, metricsToken: options.metricsToken))
         try await app.test(.ahc(.http)) { client in
             try await test(client, TestDatabase(configuration: configuration))
         }
