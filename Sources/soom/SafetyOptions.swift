@@ -16,6 +16,11 @@ struct SafetyOptions: ParsableArguments {
     var restrictionDays: String = Self.environment["SOOM_RESTRICTION_DAYS"]
         ?? ModerationPolicy.default.restrictionDays.map(String.init).joined(separator: ",")
 
+    @Option(
+        name: .customLong("reporter-min-age"),
+        help: "Seconds an account must exist before its reports count toward hiding a card (env SOOM_REPORTER_MIN_AGE).")
+    var reporterMinimumAge: Int = Self.environment["SOOM_REPORTER_MIN_AGE"].flatMap(Int.init) ?? ModerationPolicy.defaultReporterMinimumAge
+
     @Option(name: .customLong("rate-limit"), help: "on, or off to switch every rate limit off (env SOOM_RATE_LIMIT).")
     var rateLimit: String = Self.environment["SOOM_RATE_LIMIT"] ?? "on"
 
@@ -45,7 +50,7 @@ struct SafetyOptions: ParsableArguments {
         let days = self.restrictionDays.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
         guard !days.contains(nil) else { throw ValidationError("--restriction-days must be whole days separated by commas, e.g. 1,7,14,30") }
         do {
-            return try ModerationPolicy(reportThreshold: self.reportThreshold, restrictionDays: days.compactMap { $0 })
+            return try ModerationPolicy(reportThreshold: self.reportThreshold, restrictionDays: days.compactMap { $0 }, reporterMinimumAge: self.reporterMinimumAge)
         } catch {
             throw ValidationError("\(error)")
         }

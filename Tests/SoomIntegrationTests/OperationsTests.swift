@@ -53,6 +53,19 @@ struct OperationsTests {
         #expect(!OperationsController.bearer("Bearer abd", matches: "abc") && !OperationsController.bearer(nil, matches: "abc"))
     }
 
+    @Test("a value PostgreSQL refuses (a NUL character in an image id or a default name) is 400 invalid_request, never a 500, and writes nothing")
+    func databaseDataException() async throws {
+        try await withTestApp { client, database in
+            let token = try await database.makeAccounts(1)[0]
+            for body in [#"{"content":"널","background":{"imageId":"a\u0000b"}}"#, #"{"content":"널","background":{"default":"sky\u0000"}}"#] {
+                let response = try await client.send(.post, "/v1/cards", raw: body, token: token)
+                #expect((400..<500).contains(response.status.code), "\(body) → \(response.status)")
+                #expect(response.errorCode != nil)
+            }
+            #expect(try await database.scalar("SELECT count(*)::int FROM cards") == 0)
+        }
+    }
+
     @Test("/openapi.yaml serves the repository's openapi.yaml, byte for byte")
     func servesDocument() async throws {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

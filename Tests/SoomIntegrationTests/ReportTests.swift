@@ -37,6 +37,27 @@ struct ReportTests {
         }
     }
 
+    @Test("reports from accounts younger than the reporter minimum age are recorded but never hide a card, even once those accounts age")
+    func youngReportersDoNotHide() async throws {
+        try await withTestApp(moderation: .default) { client, database in
+            let tokens = try await database.makeAccounts(9)
+            let card = try await client.postCard(tokens[0], "지켜질 카드")
+            for token in tokens[1...4] { #expect(try await client.report(token, card.id).status == .accepted) }
+            #expect(try await database.scalar("SELECT count(*)::int FROM reports") == 4)
+            #expect(try await database.scalar("SELECT count(*)::int FROM cards WHERE hidden_at IS NOT NULL") == 0)
+            #expect(try await client.send(.get, "/v1/cards/\(card.id)", token: tokens[5]).status == .ok)
+
+            // Two days pass: every account is two days old, and the four early reports, made when
+            // their accounts were seconds old, still do not count.
+            try await database.execute("UPDATE accounts SET created_at = created_at - interval '2 days'")
+            try await database.execute("UPDATE reports SET created_at = created_at - interval '2 days'")
+            for token in tokens[5...7] { #expect(try await client.report(token, card.id).status == .accepted) }
+            #expect(try await database.scalar("SELECT count(*)::int FROM cards WHERE hidden_at IS NOT NULL") == 0)
+            #expect(try await client.report(tokens[8], card.id).status == .accepted)
+            #expect(try await database.scalar("SELECT count(*)::int FROM cards WHERE hidden_at IS NOT NULL") == 1)
+        }
+    }
+
     @Test("the fourth of many parallel reporters hides the card once and restricts its author once, everywhere at once")
     func parallelReportsHideOnce() async throws {
         try await withTestApp { client, database in
@@ -108,7 +129,7 @@ struct ReportTests {
 
     @Test("restrictions escalate 1, 7, 14, 30, 30 days; one running is never shortened; and it ends by itself")
     func escalation() async throws {
-        let policy = try ModerationPolicy(reportThreshold: 1, restrictionDays: [1, 7, 14, 30])
+        let policy = try ModerationPolicy(reportThreshold: 1, restrictionDays: [1, 7, 14, 30], reporterMinimumAge: 0)
         try await withTestApp(moderation: policy) { client, database in
             let tokens = try await database.makeAccounts(2)
             let (author, reporter) = (tokens[0], tokens[1])
@@ -142,7 +163,7 @@ struct ReportTests {
 
     @Test("a hidden card is counted down once: not again by its deletion, its story's expiry, or its author's withdrawal")
     func hiddenCountsOnce() async throws {
-        let policy = try ModerationPolicy(reportThreshold: 1, restrictionDays: [1])
+        let policy = try ModerationPolicy(reportThreshold: 1, restrictionDays: [1], reporterMinimumAge: 0)
         try await withTestApp(moderation: policy) { client, database in
             let tokens = try await database.makeAccounts(3)
             let (author, reporter, other) = (tokens[0], tokens[1], tokens[2])

@@ -3,12 +3,12 @@ import PostgresNIO
 import SoomDomain
 
 extension PostgresCardRepository {
-    /// One round trip: `report_card` (`sql/0006_safety.sql`) records the report and, at the
+    /// One round trip: `report_card` (`sql/0012_reporter_age.sql`) records the report and, at the
     /// threshold, hides the card, releases its counts and restricts its author, in one transaction.
     public func report(cardID: UUID, by reporter: UUID, reason: ReportReason, at time: Date, policy: ModerationPolicy) async throws -> ReportOutcome {
         let rows = try await self.database.rows(
             """
-            SELECT report_card(\(cardID), \(reporter), \(reason.rawValue), \(time), \(policy.reportThreshold)::int, \(policy.restrictionDays)::int[])
+            SELECT report_card(\(cardID), \(reporter), \(reason.rawValue), \(time), \(policy.reportThreshold)::int, \(policy.restrictionDays)::int[], \(policy.reporterMinimumAge)::int)
             """)
         switch try rows[0].decode(String.self) {
         case "reported": return .reported

@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import NIOCore
+import PostgresNIO
 import SoomData
 import SoomDomain
 
@@ -28,6 +29,13 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case is DatabaseUnavailable:
             logger.warning("database unavailable", metadata: ["error": "\(error)"])
             return .databaseUnavailable
+        case let error as PSQLError where error.serverInfo?[.sqlState]?.hasPrefix("22") == true:
+            // A data exception (class 22: a NUL character in text, a number out of range, …) is a
+            // value from the request that validation let through: the request is at fault, and
+            // nothing was written (the statement failed). Logged without the message, which may
+            // quote the value.
+            logger.warning("request value refused by the database", metadata: ["sqlstate": "\(error.serverInfo?[.sqlState] ?? "")"])
+            return APIError(.badRequest, code: "invalid_request", message: "The request holds a value that cannot be stored (for example a NUL character).")
         case let error as HTTPError:
             switch error.status {
             case .notFound: return .notFound

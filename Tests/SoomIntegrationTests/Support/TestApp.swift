@@ -9,13 +9,19 @@ import SoomDomain
 import Testing
 @testable import SoomHTTP
 
+extension ModerationPolicy {
+    /// The default policy, but every report counts at once: test accounts are seconds old.
+    static let immediate = try! ModerationPolicy(
+        reportThreshold: ModerationPolicy.default.reportThreshold, restrictionDays: ModerationPolicy.default.restrictionDays, reporterMinimumAge: 0)
+}
+
 /// Runs `test` against the real application (the same `buildApplication` as production) on a
 /// real HTTP port, backed by a fresh database of its own that is dropped afterwards.
 /// `backgroundJobs: false` leaves the periodic jobs out, for tests that run one by hand and must
 /// see its queue before it does. Rate limits are off unless a test passes its own.
 /// At most `TestAppSlots`' limit of apps run at once; the rest wait their turn.
 func withTestApp(
-    tagRankingCacheLifetime: Double = 0, feedCacheLifetime: Double = AppConfiguration.defaultFeedCacheLifetime, backgroundJobs: Bool = true, moderation: ModerationPolicy = .default, rateLimits: RateLimits? = nil,
+    tagRankingCacheLifetime: Double = 0, feedCacheLifetime: Double = AppConfiguration.defaultFeedCacheLifetime, backgroundJobs: Bool = true, moderation: ModerationPolicy = .immediate, rateLimits: RateLimits? = nil,
     logLevel: Logger.Level = .warning, metricsToken: String? = nil,
     _ test: @escaping @Sendable (any TestClientProtocol, TestDatabase) async throws -> Void
 ) async throws {
