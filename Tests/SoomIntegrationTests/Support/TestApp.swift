@@ -135,14 +135,8 @@ struct TestDatabase: Sendable {
 
     func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
         let logger = Logger(label: "soom-test")
-        let connection = try await TestPostgres.connect(self.configuration, logger: logger)
-        do {
-            let rows = try await connection.query(query, logger: logger).collect()
-            try await connection.close()
-            return rows
-        } catch {
-            try? await connection.close()
-            throw error
+        return try await TestPostgres.withConnection(self.configuration, logger: logger) { connection in
+            try await connection.query(query, logger: logger).collect()
         }
     }
 

@@ -74,14 +74,31 @@ actor TestPostgres {
             admin = try await embedded.start()
         }
         let template = "soom_template_\(getpid())"
-        let connection = try await Self.connect(admin, logger: logger)
-        try await connection.query("DROP DATABASE IF EXISTS \(unescaped: template)", logger: logger)
-        try await connection.query("CREATE DATABASE \(unescaped: template)", logger: logger)
-        try await connection.close()
+        try await Self.withConnection(admin, logger: logger) { connection in
+            try await connection.query("DROP DATABASE IF EXISTS \(unescaped: template)", logger: logger)
+            try await connection.query("CREATE DATABASE \(unescaped: template)", logger: logger)
+        }
         var templateConfiguration = admin
         templateConfiguration.database = template
         try await DatabaseMigration.run(templateConfiguration, logger: logger)
         return Server(admin: admin, template: template)
+    }
+
+    /// Runs `body` on a new connection and closes it whether `body` returns or throws. (A
+    /// `PostgresConnection` dropped unclosed stops a debug build with an assertion, the whole test
+    /// process with it.)
+    static func withConnection<Result>(
+        _ configuration: DatabaseConfiguration, logger: Logger, _ body: (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        let connection = try await Self.connect(configuration, logger: logger)
+        do {
+            let result = try await body(connection)
+            try await connection.close()
+            return result
+        } catch {
+            try? await connection.close()
+            throw error
+        }
     }
 
     static func connect(_ configuration: DatabaseConfiguration, logger: Logger) async throws -> PostgresConnection {
