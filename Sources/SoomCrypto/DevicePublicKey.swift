@@ -28,15 +28,18 @@ public final class DevicePublicKey: @unchecked Sendable {
     /// `-----BEGIN RSA PUBLIC KEY-----` (PKCS#1 RSAPublicKey). Surrounding whitespace and CRLF line
     /// endings are fine; anything else (private keys, certificates, two blocks, extra text,
     /// non-canonical DER) is refused.
-    public init(pem: String) throws(PublicKeyError) {
+    public convenience init(pem: String) throws(PublicKeyError) {
         guard let block = PEMBlock(parsing: pem) else { throw .malformedPEM }
-        let der: [UInt8]
         switch block.label {
-        case "PUBLIC KEY": der = block.der
-        case "RSA PUBLIC KEY": der = RSASubjectPublicKeyInfo.wrapping(pkcs1DER: block.der)
+        case "PUBLIC KEY": try self.init(subjectPublicKeyInfoDER: block.der)
+        case "RSA PUBLIC KEY": try self.init(subjectPublicKeyInfoDER: RSASubjectPublicKeyInfo.wrapping(pkcs1DER: block.der))
         default: throw .malformedPEM
         }
+    }
 
+    /// Accepts a canonical SubjectPublicKeyInfo DER, as `subjectPublicKeyInfoDER` gives it (what the
+    /// server stores for an account), under the same rules as `init(pem:)`.
+    public init(subjectPublicKeyInfoDER der: [UInt8]) throws(PublicKeyError) {
         let pkey = try Self.parse(subjectPublicKeyInfo: der)
         // From here on `pkey` is ours: free it (and drop any queued OpenSSL errors) on every error path.
         var keep = false

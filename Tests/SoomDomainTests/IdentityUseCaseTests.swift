@@ -40,7 +40,8 @@ struct IdentityUseCaseTests {
     func rejoin() async throws {
         let world = World()
         let signedIn = try await world.register("phone")
-        try await Withdraw(world.environment)(try await world.caller(signedIn), reason: "bye")
+        try await Withdraw(world.environment)(
+            try await world.caller(signedIn), reason: "bye", proof: try await world.accountProof("phone", .withdraw))
         let withdrawnAt = world.clock.now
         world.clock.advance(by: 6 * 24 * 3600)
         await #expect(throws: SoomError.rejoinNotAllowed(until: withdrawnAt.addingTimeInterval(7 * 24 * 3600))) {
@@ -126,7 +127,8 @@ struct IdentityUseCaseTests {
     func transfer() async throws {
         let world = World()
         let old = try await world.register("old-phone", nickname: "이사")
-        let issued = try await IssueTransferCode(world.environment)(try await world.caller(old))
+        let issued = try await IssueTransferCode(world.environment)(
+            try await world.caller(old), proof: try await world.accountProof("old-phone", .transferCode))
         #expect(issued.expiresAt == world.clock.now.addingTimeInterval(600))
         let moved = try await TransferAccount(world.environment)(code: issued.code, proof: try await world.proof("new-phone", .transfer))
         #expect(moved.account.id == old.account.id)
@@ -142,11 +144,44 @@ struct IdentityUseCaseTests {
     func expiredCode() async throws {
         let world = World()
         let old = try await world.register("old")
-        let issued = try await IssueTransferCode(world.environment)(try await world.caller(old))
+        let issued = try await IssueTransferCode(world.environment)(
+            try await world.caller(old), proof: try await world.accountProof("old", .transferCode))
         world.clock.advance(by: 601)
         await #expect(throws: SoomError.invalidTransferCode) {
             try await TransferAccount(world.environment)(code: issued.code, proof: try await world.proof("new", .transfer))
         }
+    }
+
+    @Test("a session token alone neither issues a transfer code nor withdraws: another key, purpose or a reused challenge is invalid_signature")
+    func stolenToken() async throws {
+        let world = World()
+        let owner = try await world.register("owner")
+        let caller = try await world.caller(owner)
+        let issue = IssueTransferCode(world.environment)
+        let withdraw = Withdraw(world.environment)
+        func refused(_ work: () async throws -> Void) async {
+            await #expect { try await work() } throws: { ($0 as? SoomError)?.code == "invalid_signature" }
+        }
+        // The thief's own key, a login proof, and the owner's proof for the other purpose.
+        await refused { _ = try await issue(caller, proof: try await world.accountProof("thief", .transferCode)) }
+        await refused { _ = try await issue(caller, proof: try await world.accountProof("owner", .login)) }
+        await refused { try await withdraw(caller, reason: "", proof: try await world.accountProof("thief", .withdraw)) }
+        await refused { try await withdraw(caller, reason: "", proof: try await world.accountProof("owner", .transferCode)) }
+        await #expect { _ = try await issue(caller, proof: AccountProof(algorithm: "md5", challengeID: "x", signature: "")) } throws: {
+            ($0 as? SoomError)?.field == "algorithm"
+        }
+        #expect(world.repository.storage.withLock { $0.transferCodes.isEmpty && $0.accounts.count == 1 })
+        // The owner's proof works once.
+        let proof = try await world.accountProof("owner", .transferCode)
+        _ = try await issue(caller, proof: proof)
+        await refused { _ = try await issue(caller, proof: proof) }
+        // After a move to a new key, the old key's signature no longer withdraws the account.
+        let issued = try await issue(caller, proof: try await world.accountProof("owner", .transferCode))
+        let moved = try await TransferAccount(world.environment)(code: issued.code, proof: try await world.proof("new", .transfer))
+        let newCaller = try await world.caller(moved)
+        await refused { try await withdraw(newCaller, reason: "", proof: try await world.accountProof("owner", .withdraw)) }
+        try await withdraw(newCaller, reason: "", proof: try await world.accountProof("new", .withdraw))
+        #expect(world.repository.storage.withLock { $0.accounts.isEmpty })
     }
 
     @Test("update profile: only sent fields change; an empty change asks storage nothing")
@@ -170,7 +205,8 @@ struct IdentityUseCaseTests {
     func withdraw() async throws {
         let world = World()
         let signedIn = try await world.register("phone")
-        try await Withdraw(world.environment)(try await world.caller(signedIn), reason: "이유")
+        try await Withdraw(world.environment)(
+            try await world.caller(signedIn), reason: "이유", proof: try await world.accountProof("phone", .withdraw))
         let storage = world.repository.storage.withLock { $0 }
         #expect(storage.accounts.isEmpty && storage.sessions.isEmpty && storage.transferCodes.isEmpty)
         #expect(storage.withdrawals.map(\.reason) == ["이유"])

@@ -155,7 +155,7 @@ struct SessionCacheTests {
         _ = try await world.caller(last)
         let leaving = try await world.caller(last)
         #expect(!leaving.isFresh)
-        try await Withdraw(world.environment)(leaving, reason: "")
+        try await Withdraw(world.environment)(leaving, reason: "", proof: try await world.accountProof("phone", .withdraw))
         await #expect(throws: SoomError.unauthorized) { try await world.caller(last) }
     }
 }

@@ -241,7 +241,7 @@ struct CardTests {
             try await client.postCard(leaver, "안녕", parent: card.id)
             let own = try await client.postCard(leaver, "내 카드")
             let answer = try await client.postCard(stayer, "답", parent: own.id)
-            #expect(try await client.send(.delete, "/v1/me", token: leaver).status == .noContent)
+            #expect(try await TestDevice.a.withdraw(client, token: leaver).status == .noContent)
             let after = try await client.send(.get, "/v1/cards/\(card.id)", token: stayer).object
             #expect(after["likeCount"] as? Int == 0 && after["commentCount"] as? Int == 0)
             #expect(try await client.send(.get, "/v1/cards/\(own.id)", token: stayer).status == .notFound)

@@ -13,8 +13,8 @@ struct CleanupTests {
     func purge() async throws {
         try await withTestApp(backgroundJobs: false) { client, database in
             let tokens = try await database.makeAccounts(2)
-            for token in tokens {
-                #expect(try await client.send(.post, "/v1/me/transfer-codes", token: token).status == .created)
+            for (index, token) in tokens.enumerated() {
+                #expect(try await TestDevice.made(index).issueTransferCode(client, token: token).status == .created)
                 try await client.postCard(token, "키 카드", key: "retry-1")
             }
             #expect(try await database.withIdentityRepository { try await $0.purgeExpired(limit: 100) } == 0)
@@ -46,7 +46,7 @@ struct CleanupTests {
             }
             try await client.postCard(tokens[0], "배경", extra: ["background": ["imageId": images[0]]])
             #expect(try await client.send(.patch, "/v1/me", json: ["profileImage": ["imageId": images[1]]], token: tokens[0]).status == .ok)
-            #expect(try await client.send(.delete, "/v1/me", token: tokens[2]).status == .noContent)
+            #expect(try await TestDevice.made(2).withdraw(client, token: tokens[2]).status == .noContent)
             try await database.execute("INSERT INTO withdrawals (key_fingerprint, reason, withdrawn_at) VALUES (decode(repeat('cd', 32), 'hex'), '', now() - interval '31 days')")
 
             // Everything old except the one image made yesterday but 23 hours ago.

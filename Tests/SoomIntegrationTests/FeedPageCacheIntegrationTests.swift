@@ -55,7 +55,7 @@ struct FeedPageCacheIntegrationTests {
             #expect(try await client.allPages("/v1/feeds/latest", token: reader, limit: 1).map(\.id) == [third, others])
 
             // A withdrawal takes the account's cards off every page at once.
-            #expect(try await client.send(.delete, "/v1/me", json: ["reason": "bye"], token: other).status == .noContent)
+            #expect(try await TestDevice.made(1).withdraw(client, token: other, reason: "bye").status == .noContent)
             #expect(try await Self.page(client, reader).isEmpty)
         }
     }

@@ -39,9 +39,10 @@ struct FuzzTests {
             let notification = try await database.rows("SELECT id FROM notifications LIMIT 1").first?.decode(UUID.self)
             let known = [other, card.id, answer.id, try await client.accountID(tokens[0])] + (notification.map { [$0.uuidString] } ?? [])
 
+            // The challenge seal's secret is made on first use: before the run, not by a refused request.
+            #expect(try await client.send(.post, "/v1/auth/challenges").status == .created)
             let logger = Logger(label: "soom-fuzz")
-            let connection = try await TestPostgres.connect(database.configuration, logger: logger)
-            // (Left open if a check fails: the test's database is dropped WITH (FORCE) either way.)
+            try await TestPostgres.withConnection(database.configuration, logger: logger) { connection in
             let fingerprint = try await Fingerprint(connection: connection, logger: logger)
 
             var generator = HostileRequests(random: SeededGenerator(seed: seed), knownIDs: known, token: tokens[0])
@@ -71,7 +72,7 @@ struct FuzzTests {
             #expect(statuses.keys.filter { (400..<500).contains($0) }.count >= 5, "statuses: \(statuses)")
             #expect(statuses.keys.contains { $0 < 300 }, "statuses: \(statuses)")
             #expect(try await client.send(.get, "/v1/me", token: tokens[0]).status == .ok)
-            try await connection.close()
+            }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
 import Testing
 
@@ -58,10 +59,10 @@ struct MeTests {
         try await withTestApp { client, database in
             let (token, _) = try await TestDevice.a.register(client)
             let (second, _) = try await TestDevice.a.signIn(client)
-            #expect(try await client.send(.post, "/v1/me/transfer-codes", token: token).status == .created)
-            var response = try await client.send(.delete, "/v1/me", json: ["reason": String(repeating: "x", count: 501)], token: token)
+            #expect(try await TestDevice.a.issueTransferCode(client, token: token).status == .created)
+            var response = try await TestDevice.a.withdraw(client, token: token, reason: String(repeating: "x", count: 501))
             #expect(response.status == .unprocessableContent && response.errorField == "reason")
-            response = try await client.send(.delete, "/v1/me", json: ["reason": "떠나요"], token: token)
+            response = try await TestDevice.a.withdraw(client, token: token, reason: "떠나요")
             #expect(response.status == .noContent)
             #expect(try await client.send(.get, "/v1/me", token: token).status == .unauthorized)
             #expect(try await client.send(.get, "/v1/me", token: second).status == .unauthorized)
@@ -74,12 +75,48 @@ struct MeTests {
         }
     }
 
-    @Test("DELETE /v1/me without a body withdraws with an empty reason")
-    func withdrawWithoutBody() async throws {
+    @Test("DELETE /v1/me: no reason is an empty one; no body, or no signature, is 400 and withdraws nothing")
+    func withdrawWithoutReason() async throws {
         try await withTestApp { client, database in
             let (token, _) = try await TestDevice.a.register(client)
-            #expect(try await client.send(.delete, "/v1/me", token: token).status == .noContent)
+            var response = try await client.send(.delete, "/v1/me", token: token)
+            #expect(response.status == .badRequest && response.errorCode == "invalid_request")
+            response = try await client.send(.delete, "/v1/me", json: ["reason": "no proof"], token: token)
+            #expect(response.status == .badRequest && response.errorCode == "invalid_request")
+            #expect(try await database.scalar("SELECT count(*)::int FROM accounts") == 1)
+            var body = try await TestDevice.a.accountProof(client, purpose: "withdraw")
+            body["reason"] = nil
+            #expect(try await client.send(.delete, "/v1/me", json: body, token: token).status == .noContent)
             #expect(try await database.scalar("SELECT count(*)::int FROM withdrawals WHERE reason = ''") == 1)
+        }
+    }
+
+    @Test("a stolen session token alone can neither issue a transfer code nor withdraw (401 invalid_signature, nothing changes)")
+    func stolenToken() async throws {
+        try await withTestApp { client, database in
+            let (token, _) = try await TestDevice.a.register(client)
+            let thief = TestDevice.b
+            for (path, method, purpose) in [("/v1/me/transfer-codes", HTTPRequest.Method.post, "transfer-code"), ("/v1/me", .delete, "withdraw")] {
+                // The thief's key; the owner's signature for another purpose; a public key added to the body.
+                var forged = try await thief.accountProof(client, purpose: purpose)
+                var response = try await client.send(method, path, json: forged, token: token)
+                #expect(response.status == .unauthorized && response.errorCode == "invalid_signature", "\(path)")
+                forged = try await TestDevice.a.accountProof(client, purpose: "login")
+                response = try await client.send(method, path, json: forged, token: token)
+                #expect(response.status == .unauthorized && response.errorCode == "invalid_signature", "\(path)")
+                forged = try await thief.proof(client, purpose: purpose)
+                response = try await client.send(method, path, json: forged, token: token)
+                #expect(response.status == .unauthorized && response.errorCode == "invalid_signature", "\(path)")
+                response = try await client.send(method, path, json: ["algorithm": "", "challengeId": "", "signature": ""], token: token)
+                #expect(response.status == .unprocessableContent && response.errorField == "algorithm", "\(path)")
+            }
+            #expect(try await database.scalar("SELECT count(*)::int FROM transfer_codes") == 0)
+            #expect(try await database.scalar("SELECT count(*)::int FROM accounts") == 1)
+            // A proof is single use.
+            let proof = try await TestDevice.a.accountProof(client, purpose: "transfer-code")
+            #expect(try await client.send(.post, "/v1/me/transfer-codes", json: proof, token: token).status == .created)
+            let again = try await client.send(.post, "/v1/me/transfer-codes", json: proof, token: token)
+            #expect(again.status == .unauthorized && again.errorCode == "invalid_signature")
         }
     }
 
@@ -88,7 +125,7 @@ struct MeTests {
         try await withTestApp { client, database in
             let (oldToken, account) = try await TestDevice.a.register(client, nickname: "이사가요")
             let (otherOldToken, _) = try await TestDevice.a.signIn(client)
-            let issued = try await client.send(.post, "/v1/me/transfer-codes", token: oldToken)
+            let issued = try await TestDevice.a.issueTransferCode(client, token: oldToken)
             #expect(issued.status == .created)
             let code = try #require(try issued.object["code"] as? String)
             #expect(code.wholeMatch(of: /[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}/) != nil)
@@ -122,7 +159,7 @@ struct MeTests {
         try await withTestApp { client, database in
             let (token, _) = try await TestDevice.a.register(client)
             try await TestDevice.b.register(client)
-            let code = try #require(try await client.send(.post, "/v1/me/transfer-codes", token: token).object["code"] as? String)
+            let code = try #require(try await TestDevice.a.issueTransferCode(client, token: token).object["code"] as? String)
 
             var body = try await TestDevice.c.proof(client, purpose: "login")
             body["code"] = code
@@ -154,8 +191,8 @@ struct MeTests {
     func newCodeReplacesOld() async throws {
         try await withTestApp { client, database in
             let (token, _) = try await TestDevice.a.register(client)
-            let first = try #require(try await client.send(.post, "/v1/me/transfer-codes", token: token).object["code"] as? String)
-            _ = try await client.send(.post, "/v1/me/transfer-codes", token: token)
+            let first = try #require(try await TestDevice.a.issueTransferCode(client, token: token).object["code"] as? String)
+            #expect(try await TestDevice.a.issueTransferCode(client, token: token).status == .created)
             #expect(try await database.scalar("SELECT count(*)::int FROM transfer_codes") == 1)
             var body = try await TestDevice.b.proof(client, purpose: "transfer")
             body["code"] = first

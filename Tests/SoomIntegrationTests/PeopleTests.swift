@@ -229,7 +229,7 @@ struct PeopleTests {
             #expect(try await client.relate(tokens[2], "follow", ids[0]).status == .ok)
             #expect(try await client.relate(tokens[3], "follow", ids[0]).status == .ok)
             #expect(try await client.relate(tokens[0], "follow", ids[3]).status == .ok)
-            let withdrawn = try await client.send(.delete, "/v1/me", json: ["reason": "bye"], token: tokens[0])
+            let withdrawn = try await TestDevice.made(0).withdraw(client, token: tokens[0], reason: "bye")
             #expect(withdrawn.status == .noContent, "\(String(buffer: withdrawn.body))")
             #expect(try await database.followDrift() == 0)
             #expect(try await database.scalar("SELECT count(*)::int FROM follows") == 0)

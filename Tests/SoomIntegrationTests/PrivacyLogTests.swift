@@ -37,17 +37,21 @@ struct PrivacyLogTests {
             #expect(try await client.send(.put, "/v1/users/\(try #require(account["id"] as? String))/follow", token: other).status == .ok)
             #expect(try await client.send(.get, "/v1/notifications", token: token).status == .ok)
             #expect(try await client.send(.get, "/v1/me", token: "not-a-real-token-\(UUID())").status == .unauthorized)
-            let transfer = try await client.send(.post, "/v1/me/transfer-codes", token: token)
+            let transferProof = try await device.accountProof(client, purpose: "transfer-code")
+            let transfer = try await client.send(.post, "/v1/me/transfer-codes", json: transferProof, token: token)
             #expect(transfer.status == .created)
             let code = try #require(try transfer.object["code"] as? String)
             #expect(try await client.send(.delete, "/v1/sessions/current", token: second).status == .noContent)
-            #expect(try await client.send(.delete, "/v1/me", json: ["reason": "떠나요"], token: token).status == .noContent)
+            var withdrawal = try await device.accountProof(client, purpose: "withdraw")
+            withdrawal["reason"] = "떠나요"
+            #expect(try await client.send(.delete, "/v1/me", json: withdrawal, token: token).status == .noContent)
 
             let publicKeyBody = device.key.publicKeyPEM.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
             let der = try #require(Data(base64Encoded: publicKeyBody))
             let fingerprint = SHA256Digest.hash(Array(der))
             let signature = try #require(registration["signature"] as? String)
-            found.withLock { $0 += [
+            let accountSignatures = [try #require(transferProof["signature"] as? String), try #require(withdrawal["signature"] as? String)]
+            found.withLock { $0 += accountSignatures + [
                 token, second, code, signature, String(publicKeyBody.prefix(64)),
                 String(publicKeyBody.suffix(64)), fingerprint.map { String(format: "%02x", $0) }.joined(), Data(fingerprint).base64EncodedString(),
                 "37.5678", "126.9781", "37.5612", "126.9912", "37.56789", "126.97812",

@@ -132,7 +132,7 @@ struct RegistrationTests {
     func rejoinRule() async throws {
         try await withTestApp { client, database in
             let (token, _) = try await TestDevice.a.register(client)
-            #expect(try await client.send(.delete, "/v1/me", json: ["reason": "bye"], token: token).status == .noContent)
+            #expect(try await TestDevice.a.withdraw(client, token: token, reason: "bye").status == .noContent)
             let response = try await client.send(.post, "/v1/accounts", json: try await TestDevice.a.proof(client, purpose: "register"))
             #expect(response.status == .forbidden)
             #expect(response.errorCode == "rejoin_not_allowed")

@@ -184,7 +184,7 @@ struct ReportTests {
             try await database.execute("UPDATE cards SET expires_at = now() - interval '1 second' WHERE id = \(UUID(uuidString: story.id)!)")
             #expect(try await database.withCardRepository { try await $0.sweepExpiredStories(limit: 100) } == 1)
             #expect(try await database.cardCountDrift() == 0)
-            #expect(try await client.send(.delete, "/v1/me", json: ["reason": ""], token: author).status == .noContent)
+            #expect(try await TestDevice.made(0).withdraw(client, token: author).status == .noContent)
             #expect(try await client.send(.get, "/v1/cards/\(parent.id)", token: other).object["commentCount"] as? Int == 0)
             #expect(try await database.cardCountDrift() == 0)
             #expect(try await database.tagDrift() == (0, 0))

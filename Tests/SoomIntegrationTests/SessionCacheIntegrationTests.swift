@@ -67,7 +67,7 @@ struct SessionCacheIntegrationTests {
             #expect(Self.cached(cache, [1]))
 
             // Withdrawal (the account's deletion) over HTTP.
-            #expect(try await client.send(.delete, "/v1/me", json: ["reason": "bye"], token: token).status == .noContent)
+            #expect(try await TestDevice.a.withdraw(client, token: token, reason: "bye").status == .noContent)
             try await eventually("withdrawal drops the entry") { !Self.cached(cache, [1]) }
 
             // TRUNCATE fires no row trigger: its statement trigger empties every cache.
@@ -127,7 +127,7 @@ struct SessionCacheIntegrationTests {
             // Writes racing a withdrawal get 401 from whichever side loses, never a 5xx.
             let card = try await one.postCard(leaverToken)
             let cardID = try #require(card["id"] as? String)
-            async let withdrawal = one.send(.delete, "/v1/me", json: ["reason": "bye"], token: leaverToken)
+            async let withdrawal = TestDevice.b.withdraw(one, token: leaverToken, reason: "bye")
             var statuses: Set<Int> = []
             for _ in 0..<20 {
                 statuses.insert(Int(try await two.send(.put, "/v1/cards/\(cardID)/like", token: leaverToken).status.code))

@@ -14,7 +14,7 @@ struct StoragePrivacyTests {
             let registered = try await client.send(.post, "/v1/accounts", json: registration)
             let (token, _) = try TestDevice.signedIn(registered)
             let (second, _) = try await device.signIn(client)
-            let code = try #require(try await client.send(.post, "/v1/me/transfer-codes", token: token).object["code"] as? String)
+            let code = try #require(try await device.issueTransferCode(client, token: token).object["code"] as? String)
             try await client.postCard(token, "저장된 것")
             let signature = try #require(registration["signature"] as? String)
 

@@ -69,7 +69,7 @@ struct TagCountTests {
             #expect(try await client.tagList("/v1/tags/ranked").map(\.description) == ["stay=4", "gone=3", "story=2"])
 
             // Withdrawal: its cards (and their tags) go in the same transaction; comment cards of others stay.
-            let withdraw = try await client.send(.delete, "/v1/me", json: ["reason": "bye"], token: tokens[1])
+            let withdraw = try await TestDevice.made(1).withdraw(client, token: tokens[1], reason: "bye")
             #expect(withdraw.status == .noContent)
             #expect(try await client.tagList("/v1/tags/ranked").map(\.description) == ["stay=2", "story=2", "gone=1"])
 
@@ -130,7 +130,7 @@ struct TagCountTests {
                 }
                 group.addTask {
                     try await Task.sleep(for: .milliseconds(150))
-                    let gone = try await client.send(.delete, "/v1/me", json: ["reason": ""], token: tokens[5])
+                    let gone = try await TestDevice.made(5).withdraw(client, token: tokens[5])
                     #expect(gone.status == .noContent)
                 }
                 try await group.waitForAll()

@@ -124,7 +124,7 @@ struct TagRouteTests {
             #expect(try await client.tagList("/v1/me/favorite-tags", token: tokens[0]).count == 9)
             let bad = try await client.send(.put, "/v1/tags/a%20b/favorite", token: tokens[0])
             #expect(bad.status.code == 422 && bad.errorField == "name")
-            #expect(try await client.send(.delete, "/v1/me", json: ["reason": ""], token: tokens[0]).status == .noContent)
+            #expect(try await TestDevice.made(0).withdraw(client, token: tokens[0]).status == .noContent)
             #expect(try await database.scalar("SELECT count(*)::int FROM favorite_tags") == 0)
         }
     }

@@ -17,6 +17,8 @@ public struct PostgresIdentityRepository: IdentityRepository {
     private struct ChallengeUnavailable: Error {}
     /// Thrown inside a transaction to roll it back: the transfer code is unknown, used or expired.
     private struct TransferCodeUnavailable: Error {}
+    /// Thrown inside a transaction to roll it back: the signing key is no longer the account's.
+    private struct KeyChanged: Error {}
 
     public func challengeSecret() async throws -> [UInt8] {
         if let secret = self.secrets.challenge { return secret }
@@ -147,26 +149,67 @@ public struct PostgresIdentityRepository: IdentityRepository {
         }
     }
 
-    public func insertTransferCode(hash: [UInt8], accountID: UUID, expiresAt: Date) async throws {
-        try await self.database.transaction { connection in
-            try await connection.query("DELETE FROM transfer_codes WHERE account_id = \(accountID)", logger: self.database.logger)
-            try await connection.query(
-                "INSERT INTO transfer_codes (code_hash, account_id, expires_at) VALUES (\(Data(hash)), \(accountID), \(expiresAt))",
-                logger: self.database.logger)
+    public func publicKey(accountID: UUID) async throws -> [UInt8]? {
+        let rows = try await self.database.rows("SELECT public_key FROM accounts WHERE id = \(accountID)")
+        return try rows.first.map { [UInt8](try $0.decode(Data.self)) }
+    }
+
+    public func insertTransferCode(
+        hash: [UInt8], accountID: UUID, expiresAt: Date, signature: AccountSignature
+    ) async throws -> SignedChangeOutcome {
+        try await self.signedChange {
+            try await self.database.transaction { connection in
+                try await Self.spend(signature.challenge, on: connection, logger: self.database.logger)
+                // Locks the account against a transfer to another key until this commits.
+                let current = try await connection.query(
+                    "SELECT 1 FROM accounts WHERE id = \(accountID) AND key_fingerprint = \(Data(signature.fingerprint)) FOR UPDATE",
+                    logger: self.database.logger
+                ).collect()
+                guard !current.isEmpty else { throw KeyChanged() }
+                try await connection.query("DELETE FROM transfer_codes WHERE account_id = \(accountID)", logger: self.database.logger)
+                try await connection.query(
+                    "INSERT INTO transfer_codes (code_hash, account_id, expires_at) VALUES (\(Data(hash)), \(accountID), \(expiresAt))",
+                    logger: self.database.logger)
+            }
         }
     }
 
-    public func withdraw(accountID: UUID, reason: String, now: Date) async throws {
+    public func withdraw(accountID: UUID, reason: String, now: Date, signature: AccountSignature) async throws -> SignedChangeOutcome {
+        try await self.signedChange {
+            try await self.withdraw(accountID: accountID, reason: reason, now: now, signature: signature)
+        }
+    }
+
+    /// Runs a transaction that spends a challenge and checks the signing key; its refusals become outcomes.
+    private func signedChange(_ change: () async throws -> Void) async throws -> SignedChangeOutcome {
+        do {
+            try await change()
+            return .done
+        } catch is ChallengeUnavailable {
+            return .challengeUnavailable
+        } catch is KeyChanged {
+            return .keyChanged
+        }
+    }
+
+    private func withdraw(accountID: UUID, reason: String, now: Date, signature: AccountSignature) async throws {
         try await self.database.transaction { connection in
+            try await Self.spend(signature.challenge, on: connection, logger: self.database.logger)
             // The account and everyone it follows or is followed by, locked in id order (the order of
-            // follows and blocks), whose counters lose this account's follows below.
-            try await connection.query(
+            // follows and blocks), whose counters lose this account's follows below. Locked, the
+            // account cannot move to another key before this commits.
+            let locked = try await connection.query(
                 """
-                SELECT 1 FROM accounts WHERE id = \(accountID)
+                SELECT id, key_fingerprint FROM accounts WHERE id = \(accountID)
                     OR id IN (SELECT followee_id FROM follows WHERE follower_id = \(accountID))
                     OR id IN (SELECT follower_id FROM follows WHERE followee_id = \(accountID))
                 ORDER BY id FOR UPDATE
-                """, logger: self.database.logger)
+                """, logger: self.database.logger
+            ).collect()
+            let signer = Data(signature.fingerprint)
+            guard try locked.contains(where: { row in try row.decode((UUID, Data).self) == (accountID, signer) }) else {
+                throw KeyChanged()
+            }
             let tagged = try await TagUsageSQL.beginWithdrawal(of: accountID, on: connection, logger: self.database.logger)
             try await connection.query(
                 """

@@ -13,6 +13,9 @@ public protocol IdentityCrypto: Sendable {
     /// Parses a PEM public key (`BEGIN PUBLIC KEY` or `BEGIN RSA PUBLIC KEY`).
     /// - Throws: `SoomError` `invalid_public_key` for anything else.
     func deviceKey(pem: String) throws(SoomError) -> any DeviceKey
+    /// Parses a stored key: the SubjectPublicKeyInfo DER that `DeviceKey.der` gave.
+    /// - Throws: `SoomError` `invalid_public_key` when it is not one.
+    func deviceKey(der: [UInt8]) throws(SoomError) -> any DeviceKey
     /// Cryptographically secure random bytes.
     func randomBytes(_ count: Int) -> [UInt8]
     func sha256(_ bytes: [UInt8]) -> [UInt8]

@@ -35,10 +35,23 @@ public protocol IdentityRepository: Sendable {
     /// Applies the changes; nil fields stay as they are.
     /// - Throws: `SoomError.nicknameTaken`.
     func updateProfile(accountID: UUID, changes: ProfileChanges) async throws -> Account
-    /// Replaces the account's transfer codes with this one.
-    func insertTransferCode(hash: [UInt8], accountID: UUID, expiresAt: Date) async throws
-    /// Deletes the account and everything it owns; keeps only the reason, the time and the fingerprint.
-    func withdraw(accountID: UUID, reason: String, now: Date) async throws
+    /// The account's current public key (SubjectPublicKeyInfo DER), nil when there is no such account.
+    func publicKey(accountID: UUID) async throws -> [UInt8]?
+    /// Spends the signature's challenge and replaces the account's transfer codes with this one,
+    /// only while the signing key is still the account's.
+    func insertTransferCode(hash: [UInt8], accountID: UUID, expiresAt: Date, signature: AccountSignature) async throws -> SignedChangeOutcome
+    /// Spends the signature's challenge and deletes the account and everything it owns, only while
+    /// the signing key is still the account's; keeps only the reason, the time and the fingerprint.
+    func withdraw(accountID: UUID, reason: String, now: Date, signature: AccountSignature) async throws -> SignedChangeOutcome
+}
+
+/// How a change signed by the account's key ended. Refused changes leave everything as it was,
+/// the challenge unspent included.
+public enum SignedChangeOutcome: Sendable, Equatable {
+    case done
+    case challengeUnavailable
+    /// The account moved to another key (or is gone) since the signature was checked.
+    case keyChanged
 }
 
 /// A new account to create.

@@ -45,11 +45,12 @@ struct IdentityController {
             return try await self.meReactor(context).respond(to: .update(body.input), context: context)
         }
         authenticated.on(.delete, "/me") { request, context in
-            let body = try await request.decodeJSON(as: IdentityRequests.Withdraw.self, allowEmpty: true)
-            return try await self.meReactor(context).respond(to: .withdraw(reason: body?.reason ?? ""), context: context)
+            let body = try await request.decodeJSON(as: IdentityRequests.Withdraw.self)
+            return try await self.meReactor(context).respond(to: .withdraw(reason: body.reason ?? "", proof: body.proof.accountProof), context: context)
         }
-        authenticated.on(.post, "/me/transfer-codes") { _, context in
-            try await self.meReactor(context).respond(to: .issueTransferCode, context: context)
+        authenticated.on(.post, "/me/transfer-codes") { request, context in
+            let body = try await request.decodeJSON(as: IdentityRequests.AccountSignature.self)
+            return try await self.meReactor(context).respond(to: .issueTransferCode(body.accountProof), context: context)
         }
     }
 

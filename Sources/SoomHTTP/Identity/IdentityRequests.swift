@@ -71,9 +71,29 @@ enum IdentityRequests {
         }
     }
 
-    /// `DELETE /v1/me`: `{"reason"}`; the body may be omitted (no reason).
+    /// `{"algorithm","challengeId","signature"}`, signed by the account's current key:
+    /// `POST /v1/me/transfer-codes` (purpose `transfer-code`).
+    struct AccountSignature: Decodable {
+        let algorithm: String
+        let challengeId: String
+        let signature: String
+
+        var accountProof: AccountProof {
+            AccountProof(algorithm: self.algorithm, challengeID: self.challengeId, signature: self.signature)
+        }
+    }
+
+    /// `DELETE /v1/me`: `{"reason"?}` plus the account's signature (purpose `withdraw`); no reason is an empty one.
     struct Withdraw: Decodable {
         let reason: String?
+        let proof: AccountSignature
+
+        enum CodingKeys: String, CodingKey { case reason }
+
+        init(from decoder: any Decoder) throws {
+            self.reason = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(String.self, forKey: .reason)
+            self.proof = try AccountSignature(from: decoder)
+        }
     }
 
     /// `POST /v1/nicknames/validation`.

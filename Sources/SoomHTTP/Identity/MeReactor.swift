@@ -6,8 +6,8 @@ struct MeReactor: Reactor {
     enum Action: Sendable {
         case show
         case update(UpdateProfile.Input)
-        case withdraw(reason: String)
-        case issueTransferCode
+        case withdraw(reason: String, proof: AccountProof)
+        case issueTransferCode(AccountProof)
     }
 
     enum Mutation: Sendable {
@@ -37,11 +37,11 @@ struct MeReactor: Reactor {
             return [.loaded(try await self.showAccount(self.caller))]
         case .update(let input):
             return [.updated(try await self.updateProfile(self.caller, input))]
-        case .withdraw(let reason):
-            try await self.withdraw(self.caller, reason: reason)
+        case .withdraw(let reason, let proof):
+            try await self.withdraw(self.caller, reason: reason, proof: proof)
             return [.withdrew]
-        case .issueTransferCode:
-            return [.issuedTransferCode(try await self.issueTransferCode(self.caller))]
+        case .issueTransferCode(let proof):
+            return [.issuedTransferCode(try await self.issueTransferCode(self.caller, proof: proof))]
         }
     }
 

@@ -19,6 +19,15 @@ struct OpenSSLIdentityCrypto: IdentityCrypto {
         }
     }
 
+    /// Not cached: only the two signed account changes (transfer code, withdrawal) read a stored key.
+    func deviceKey(der: [UInt8]) throws(SoomError) -> any DeviceKey {
+        do {
+            return OpenSSLDeviceKey(key: try DevicePublicKey(subjectPublicKeyInfoDER: der))
+        } catch {
+            throw SoomError.invalidPublicKey(Self.message(for: error))
+        }
+    }
+
     func randomBytes(_ count: Int) -> [UInt8] { SecureRandom.bytes(count) }
 
     func sha256(_ bytes: [UInt8]) -> [UInt8] { SHA256Digest.hash(bytes) }

@@ -27,6 +27,12 @@ final class FakeIdentityCrypto: IdentityCrypto {
         return Key(name: String(pem.dropFirst(9)))
     }
 
+    func deviceKey(der: [UInt8]) throws(SoomError) -> any DeviceKey {
+        let text = String(decoding: der, as: UTF8.self)
+        guard text.hasPrefix("der:"), text.count > 4 else { throw SoomError.invalidPublicKey("not a fake key's DER") }
+        return Key(name: String(text.dropFirst(4)))
+    }
+
     func randomBytes(_ count: Int) -> [UInt8] {
         let seed = self.counter.withLock { value in
             value &+= 1
@@ -82,6 +88,13 @@ struct World {
         return DeviceProof(
             publicKey: "fake-key:\(name)", algorithm: algorithm.rawValue, challengeID: challenge.id,
             signature: Data(signature).base64EncodedString())
+    }
+
+    /// Issues a challenge and signs it as device `name` for `purpose`, without sending the key: the
+    /// proof a signed-in device gives for a transfer code or a withdrawal.
+    func accountProof(_ name: String, _ purpose: SignaturePurpose) async throws -> AccountProof {
+        let proof = try await self.proof(name, purpose)
+        return AccountProof(algorithm: proof.algorithm, challengeID: proof.challengeID, signature: proof.signature)
     }
 
     @discardableResult

@@ -8,6 +8,7 @@ final class InMemoryIdentityRepository: IdentityRepository {
     struct StoredAccount {
         var account: Account
         var fingerprint: [UInt8]
+        var publicKeyDER: [UInt8]
         var nicknameKey: String
     }
 
@@ -48,7 +49,9 @@ final class InMemoryIdentityRepository: IdentityRepository {
             let account = Account(
                 id: registration.id, nickname: registration.nickname.value, profileImage: registration.profileImage, bio: "",
                 createdAt: registration.createdAt)
-            storage.accounts[account.id] = StoredAccount(account: account, fingerprint: registration.fingerprint, nicknameKey: registration.nickname.key)
+            storage.accounts[account.id] = StoredAccount(
+                account: account, fingerprint: registration.fingerprint, publicKeyDER: registration.publicKeyDER,
+                nicknameKey: registration.nickname.key)
             storage.sessions[session.tokenHash] = (account.id, session.expiresAt)
             return .registered(account)
         }
@@ -75,6 +78,7 @@ final class InMemoryIdentityRepository: IdentityRepository {
             storage.transferCodes = storage.transferCodes.filter { $0.value.accountID != code.accountID }
             storage.sessions = storage.sessions.filter { $0.value.accountID != code.accountID }
             storage.accounts[code.accountID]!.fingerprint = newKey.fingerprint
+            storage.accounts[code.accountID]!.publicKeyDER = newKey.der
             storage.sessions[session.tokenHash] = (code.accountID, session.expiresAt)
             return .transferred(storage.accounts[code.accountID]!.account)
         }
@@ -126,19 +130,31 @@ final class InMemoryIdentityRepository: IdentityRepository {
         }
     }
 
-    func insertTransferCode(hash: [UInt8], accountID: UUID, expiresAt: Date) async throws {
+    func publicKey(accountID: UUID) async throws -> [UInt8]? {
+        self.storage.withLock { $0.accounts[accountID]?.publicKeyDER }
+    }
+
+    func insertTransferCode(hash: [UInt8], accountID: UUID, expiresAt: Date, signature: AccountSignature) async throws -> SignedChangeOutcome {
         self.storage.withLock { storage in
+            guard !storage.spentNonces.contains(signature.challenge.nonceBytes) else { return .challengeUnavailable }
+            guard storage.accounts[accountID]?.fingerprint == signature.fingerprint else { return .keyChanged }
+            storage.spentNonces.insert(signature.challenge.nonceBytes)
             storage.transferCodes = storage.transferCodes.filter { $0.value.accountID != accountID }
             storage.transferCodes[hash] = (accountID, expiresAt)
+            return .done
         }
     }
 
-    func withdraw(accountID: UUID, reason: String, now: Date) async throws {
+    func withdraw(accountID: UUID, reason: String, now: Date, signature: AccountSignature) async throws -> SignedChangeOutcome {
         self.storage.withLock { storage in
-            guard let stored = storage.accounts.removeValue(forKey: accountID) else { return }
+            guard !storage.spentNonces.contains(signature.challenge.nonceBytes) else { return .challengeUnavailable }
+            guard let stored = storage.accounts[accountID], stored.fingerprint == signature.fingerprint else { return .keyChanged }
+            storage.spentNonces.insert(signature.challenge.nonceBytes)
+            storage.accounts[accountID] = nil
             storage.withdrawals.append((stored.fingerprint, reason, now))
             storage.sessions = storage.sessions.filter { $0.value.accountID != accountID }
             storage.transferCodes = storage.transferCodes.filter { $0.value.accountID != accountID }
+            return .done
         }
     }
 }

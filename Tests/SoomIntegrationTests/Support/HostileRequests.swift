@@ -147,7 +147,8 @@ struct HostileRequests {
         case (.post, "/v1/sessions"): return proof
         case (.post, "/v1/accounts/transfer"): return [("code", .string("ABCD-EFGH"))] + proof
         case (.patch, "/v1/me"): return [("nickname", .string("별명")), ("bio", .string("소개")), ("profileImage", .null)]
-        case (.delete, "/v1/me"): return [("reason", .string("그냥"))]
+        case (.delete, "/v1/me"): return [("reason", .string("그냥"))] + proof.dropFirst()
+        case (.post, "/v1/me/transfer-codes"): return Array(proof.dropFirst())
         case (.post, "/v1/nicknames/validation"): return [("nickname", .string("별명"))]
         case (.post, "/v1/cards"), (.post, "/v1/cards/{id}/comments"): return card
         case (.post, "/v1/cards/{id}/reports"): return [("reason", .string("abuse"))]

@@ -12,6 +12,12 @@ struct TestDevice: Sendable {
     static var b: TestDevice { TestDevice(key: Self.keys[1]) }
     static var c: TestDevice { TestDevice(key: Self.keys[2]) }
 
+    /// The keys of the first accounts `TestDatabase.makeAccounts` makes (distinct from `keys`).
+    static let madeKeys: [DevicePrivateKey] = (0..<6).map { _ in DevicePrivateKey(bits: 2048) }
+
+    /// The device of the `index`-th account that `makeAccounts` made (index < 6).
+    static func made(_ index: Int) -> TestDevice { TestDevice(key: Self.madeKeys[index]) }
+
     let key: DevicePrivateKey
     var algorithm = "rsa-pss-sha256"
     var usePKCS1PEM = false
@@ -53,6 +59,26 @@ struct TestDevice: Sendable {
         let response = try await client.send(.post, "/v1/sessions", json: try await self.proof(client, purpose: "login"))
         try #require(response.status == .created, "sign-in failed: \(String(buffer: response.body))")
         return try Self.signedIn(response)
+    }
+
+    /// `{"algorithm","challengeId","signature"}` for `purpose` on a new challenge: what a signed-in
+    /// device sends to issue a transfer code or to withdraw.
+    func accountProof(_ client: some TestClientProtocol, purpose: String) async throws -> [String: Any] {
+        var proof = try await self.proof(client, purpose: purpose)
+        proof["publicKey"] = nil
+        return proof
+    }
+
+    /// `DELETE /v1/me` signed by this device.
+    func withdraw(_ client: some TestClientProtocol, token: String, reason: String = "") async throws -> TestResponse {
+        var body = try await self.accountProof(client, purpose: "withdraw")
+        body["reason"] = reason
+        return try await client.send(.delete, "/v1/me", json: body, token: token)
+    }
+
+    /// `POST /v1/me/transfer-codes` signed by this device.
+    func issueTransferCode(_ client: some TestClientProtocol, token: String) async throws -> TestResponse {
+        try await client.send(.post, "/v1/me/transfer-codes", json: try await self.accountProof(client, purpose: "transfer-code"), token: token)
     }
 
     static func signedIn(_ response: TestResponse) throws -> (token: String, account: [String: Any]) {

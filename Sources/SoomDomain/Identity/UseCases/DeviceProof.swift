@@ -30,18 +30,12 @@ public struct DeviceProof: Sendable, Equatable {
     /// Checks the input's form: `422 invalid_public_key` or `422 validation_failed` (algorithm).
     /// A malformed challenge ID or signature is not an input error but a failed proof, reported by `verify`.
     func parse(crypto: any IdentityCrypto) throws(SoomError) -> Parsed {
-        guard let algorithm = SignatureAlgorithm(rawValue: self.algorithm) else {
-            let accepted = SignatureAlgorithm.allCases.map(\.rawValue).joined(separator: ", ")
-            throw .validationFailed(field: "algorithm", "algorithm must be one of: \(accepted).")
-        }
+        let algorithm = try Self.parseAlgorithm(self.algorithm)
         guard self.publicKey.utf8.count <= Self.maximumPEMLength else {
             throw .invalidPublicKey("The public key is too long to be an RSA key of at most 4096 bits.")
         }
         let key = try crypto.deviceKey(pem: self.publicKey)
-        let signature =
-            self.signature.utf8.count <= Self.maximumSignatureLength
-            ? Data(base64Encoded: self.signature).map { [UInt8]($0) } : nil
-        return Parsed(key: key, algorithm: algorithm, challengeID: self.challengeID, signature: signature)
+        return Parsed(key: key, algorithm: algorithm, challengeID: self.challengeID, signature: Self.decodeSignature(self.signature))
     }
 
     /// Parses the proof, opens the challenge ID and checks the signature for `purpose`.
@@ -50,19 +44,45 @@ public struct DeviceProof: Sendable, Equatable {
     /// - Throws: `422` for malformed keys or algorithms, `401 invalid_signature` for every failed proof.
     func verify(for purpose: SignaturePurpose, in environment: IdentityEnvironment) async throws -> (key: any DeviceKey, challenge: Challenge) {
         let parsed = try self.parse(crypto: environment.crypto)
+        let challenge = try await Self.check(
+            parsed.signature, by: parsed.key, algorithm: parsed.algorithm, challengeID: parsed.challengeID, for: purpose, in: environment)
+        return (parsed.key, challenge)
+    }
+
+    /// Opens the challenge ID and checks that `signature` signs it for `purpose` with `key`.
+    /// - Throws: `401 invalid_signature` for an unknown or expired challenge and a signature that is
+    ///   missing, not base64 or not valid.
+    static func check(
+        _ signature: [UInt8]?, by key: any DeviceKey, algorithm: SignatureAlgorithm, challengeID: String,
+        for purpose: SignaturePurpose, in environment: IdentityEnvironment
+    ) async throws -> Challenge {
         let seal = ChallengeSeal(secret: try await environment.repository.challengeSecret(), crypto: environment.crypto)
-        guard let challenge = seal.open(parsed.challengeID) else {
+        guard let challenge = seal.open(challengeID) else {
             throw SoomError.invalidSignature("Unknown challenge: ask POST /v1/auth/challenges for one.")
         }
         guard challenge.isUsable(at: environment.now()) else {
             throw SoomError.invalidSignature("The challenge has expired; request a new one.")
         }
-        guard let signature = parsed.signature, !signature.isEmpty else {
+        guard let signature, !signature.isEmpty else {
             throw SoomError.invalidSignature("The signature is not valid base64.")
         }
-        guard parsed.key.verifies(signature, message: purpose.message(nonce: challenge.nonce), algorithm: parsed.algorithm) else {
+        guard key.verifies(signature, message: purpose.message(nonce: challenge.nonce), algorithm: algorithm) else {
             throw SoomError.invalidSignature("The signature does not match this key, challenge and purpose (\(purpose.rawValue)).")
         }
-        return (parsed.key, challenge)
+        return challenge
+    }
+
+    /// The signature's bytes, or nil when it is too long or not base64 (a failed proof, not an input error).
+    static func decodeSignature(_ text: String) -> [UInt8]? {
+        text.utf8.count <= Self.maximumSignatureLength ? Data(base64Encoded: text).map { [UInt8]($0) } : nil
+    }
+
+    /// The contract's algorithm, or `422 validation_failed` naming the accepted ones.
+    static func parseAlgorithm(_ text: String) throws(SoomError) -> SignatureAlgorithm {
+        guard let algorithm = SignatureAlgorithm(rawValue: text) else {
+            let accepted = SignatureAlgorithm.allCases.map(\.rawValue).joined(separator: ", ")
+            throw .validationFailed(field: "algorithm", "algorithm must be one of: \(accepted).")
+        }
+        return algorithm
     }
 }
