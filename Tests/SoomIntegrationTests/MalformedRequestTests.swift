@@ -4,6 +4,8 @@ import HummingbirdTesting
 import NIOCore
 import Testing
 
+@testable import SoomHTTP
+
 @Suite("Malformed and hostile requests get a 4xx JSON error and change nothing")
 struct MalformedRequestTests {
     static let publicBodies: [(String, String)] = [
@@ -92,6 +94,58 @@ struct MalformedRequestTests {
             #expect(wrong.headers[.allow] == "GET, PATCH, DELETE")
             let challenge = try await client.send(.get, "/v1/auth/challenges")
             #expect(challenge.status == .methodNotAllowed && challenge.headers[.allow] == "POST")
+        }
+    }
+
+    @Test("paths match exactly as sent: //, . and .. segments (also %2e) and a trailing / are 404, never another route")
+    func exactPaths() async throws {
+        var limits = RateLimits()
+        limits.accountCreation = .init(count: 2, window: 3600)
+        try await withTestApp(rateLimits: limits) { client, database in
+            let (token, _) = try await TestDevice.a.register(client)
+            for path in [
+                "/v1//accounts", "//v1/accounts", "/v1/accounts/", "/v1/./accounts", "/v1/x/../accounts", "/v1/%2e/accounts",
+                "/v1/%2E%2e/v1/accounts", "/healthz/", "//healthz", "/v1/feeds/latest/", "/v1/feeds//latest",
+            ] {
+                for method: HTTPRequest.Method in [.get, .post] {
+                    let response = try await client.send(method, path, token: token)
+                    #expect(response.status == .notFound && response.errorCode == "not_found", "\(method) \(path)")
+                }
+            }
+            // None of those counted as a sign-up: the second sign-up the limit allows is still there.
+            #expect(try await database.scalar("SELECT count(*)::int FROM accounts") == 1)
+            var body = try await TestDevice.b.proof(client, purpose: "register")
+            body["nickname"] = "둘째"
+            #expect(try await client.send(.post, "/v1/accounts", json: body).status == .created)
+        }
+    }
+
+    @Test("TRACE, OPTIONS, HEAD and unknown-to-the-router methods on a known path are 405 with Allow; elsewhere 404")
+    func otherMethods() async throws {
+        try await withTestApp { client, _ in
+            for method in [HTTPRequest.Method.trace, .options, .head] {
+                let feed = try await client.send(method, "/v1/feeds/latest")
+                #expect(feed.status == .methodNotAllowed && feed.headers[.allow] == "GET", "\(method)")
+                let card = try await client.send(method, "/v1/cards/0b9c7a8e-1f1e-4c55-9f8e-0d4e4b2f1c11")
+                #expect(card.status == .methodNotAllowed && card.headers[.allow] == "GET, DELETE", "\(method)")
+                let me = try await client.send(method, "/v1/me")
+                #expect(me.status == .methodNotAllowed && me.headers[.allow] == "GET, PATCH, DELETE", "\(method)")
+                #expect(try await client.send(method, "/v1/nope").status == .notFound, "\(method)")
+                #expect(try await client.send(method, "/v1/feeds/latest/").status == .notFound, "\(method)")
+                if method != .head {
+                    #expect(try await client.send(method, "/v1/feeds/latest").errorCode == "method_not_allowed", "\(method)")
+                }
+            }
+        }
+    }
+
+    @Test("the exact-path rule, segment by segment")
+    func exactPathRule() {
+        for path in ["/", "/v1/me", "/v1/cards/abc", "/v1/tags/%ED%95%98%EB%8A%98/cards", "/v1/x.y", "/v1/...", "/v1/.a", "/v1/%2ex"] {
+            #expect(ExactPathMiddleware<AppRequestContext>.isExact(path), "\(path)")
+        }
+        for path in ["", "v1/me", "//", "/v1/", "/v1//me", "/./v1", "/v1/..", "/v1/%2e", "/v1/%2E%2e", "/v1/.%2E/me", "/v1/me/."] {
+            #expect(!ExactPathMiddleware<AppRequestContext>.isExact(path), "\(path)")
         }
     }
 }

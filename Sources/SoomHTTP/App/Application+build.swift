@@ -120,6 +120,7 @@ func buildRouter(
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: ErrorMiddleware())
+    router.add(middleware: ExactPathMiddleware(catalog: catalog))
 
     func limited(_ group: RouterGroup<AppRequestContext>) -> RouterGroup<AppRequestContext> {
         guard let rateLimiter else { return group }

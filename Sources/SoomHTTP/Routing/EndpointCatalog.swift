@@ -22,10 +22,27 @@ public final class EndpointCatalog: Sendable {
         self.storage.withLock { $0.append(Endpoint(method: method, path: path)) }
     }
 
+    /// The methods of the endpoints whose template matches `path` (a `{parameter}` matches any
+    /// one non-empty segment), in the order of `HTTPRequest.Method`'s standard list; empty for an unknown path.
+    func methods(servingPath path: String) -> [HTTPRequest.Method] {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        let served = Set(
+            self.endpoints.filter { endpoint in
+                let template = endpoint.path.split(separator: "/", omittingEmptySubsequences: false)
+                return template.count == segments.count
+                    && zip(template, segments).allSatisfy { pattern, segment in
+                        pattern.hasPrefix("{") ? !segment.isEmpty : pattern == segment
+                    }
+            }.map(\.method))
+        return Self.standardMethods.filter(served.contains)
+    }
+
+    static let standardMethods: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete]
+
     /// Registers `405 method_not_allowed` for the standard methods a known path does not serve.
     func installMethodNotAllowed<Context: RequestContext>(on router: Router<Context>) {
         let byPath = Dictionary(grouping: self.endpoints, by: \.path)
-        let standard: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete]
+        let standard = Self.standardMethods
         for (path, endpoints) in byPath {
             let allowed = standard.filter { method in endpoints.contains { $0.method == method } }
             for method in standard where !allowed.contains(method) {
