@@ -122,6 +122,51 @@ struct RateLimitTests {
         }
     }
 
+    @Test("an address's limit comes before the session lookup: unknown tokens are refused with limit headers, then 429 without a lookup")
+    func addressBeforeSession() async throws {
+        var limits = RateLimits()
+        limits.general = RateLimits.Rule(count: 3, window: 300)
+        try await withTestApp(rateLimits: limits) { client, database in
+            let token = try await database.makeAccounts(1)[0]
+            // Valid sessions count per account, not against the address.
+            for _ in 0..<3 { #expect(try await client.send(.get, "/v1/me", token: token).status == .ok) }
+            var remaining: [String?] = []
+            for _ in 0..<3 {
+                let guess = try await client.send(.get, "/v1/me", token: "guess-\(UUID())")
+                #expect(guess.status == .unauthorized && guess.errorCode == "unauthorized")
+                remaining.append(guess.headers[.rateLimitRemaining])
+            }
+            #expect(remaining == ["2", "1", "0"])
+            // Without a token the address's limit applies as before.
+            let bare = try await client.send(.get, "/v1/feeds/latest")
+            #expect(bare.status == .tooManyRequests && bare.headers[.retryAfter] != nil)
+            // The address is spent: further guesses are 429 before any session is looked up, and
+            // so is an optional-session route with a bad token.
+            let refused = try await client.send(.get, "/v1/me", token: "guess-\(UUID())")
+            #expect(refused.status == .tooManyRequests && refused.errorCode == "rate_limited" && refused.headers[.rateLimitRemaining] == "0")
+            #expect(try await client.send(.get, "/v1/tags/ranked", token: "guess-\(UUID())").status == .tooManyRequests)
+        }
+    }
+
+    @Test("memory stays bounded under a flood of distinct addresses; the busiest callers keep their counts")
+    func boundedMemory() {
+        var limits = RateLimits()
+        limits.general = RateLimits.Rule(count: 5, window: 300)
+        let limiter = RateLimiter(limits: limits, capacity: 1_600)
+        let busy = RateLimiter.Caller.address(RateLimiter.addressKey("203.0.113.7"))
+        for _ in 0..<5 { #expect(limiter.check(.general, caller: busy).allowed) }
+        #expect(!limiter.check(.general, caller: busy).allowed)
+        var most = 0
+        for index in 0..<100_000 {
+            let address = "10.\(index >> 16 & 255).\(index >> 8 & 255).\(index & 255)"
+            _ = limiter.check(.general, caller: .address(RateLimiter.addressKey(address)))
+            if index % 1000 == 0 { most = max(most, limiter.windowCount) }
+        }
+        #expect(limiter.windowCount <= 1_600 && most <= 1_600, "\(limiter.windowCount), at most \(most)")
+        // The flood did not reset the caller that was at its limit.
+        #expect(!limiter.check(.general, caller: busy).allowed)
+    }
+
     @Test("SOOM_RATE_LIMIT=off: no limits and no headers")
     func off() async throws {
         try await withTestApp { client, database in

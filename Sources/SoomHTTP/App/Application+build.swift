@@ -122,21 +122,25 @@ func buildRouter(
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: ExactPathMiddleware(catalog: catalog))
 
-    func limited(_ group: RouterGroup<AppRequestContext>) -> RouterGroup<AppRequestContext> {
-        guard let rateLimiter else { return group }
-        return group.add(middleware: RateLimitMiddleware<AppRequestContext>(limiter: rateLimiter, trustForwardedFor: trustForwardedFor) {
-            ($0.caller?.account.id, $0.peerAddress)
-        })
+    // With a rate limiter, each /v1 group is limited per address before its session is looked
+    // up, then per account once it is known (see RateLimitMiddleware).
+    func limited(_ group: RouterGroup<AppRequestContext>, session: AuthenticationMiddleware? = nil) -> RouterGroup<AppRequestContext> {
+        guard let rateLimiter else { return session.map { group.add(middleware: $0) } ?? group }
+        let byAddress = group.add(
+            middleware: RateLimitMiddleware<AppRequestContext>(
+                limiter: rateLimiter, trustForwardedFor: trustForwardedFor, sessionFollows: session != nil, peerAddress: \.peerAddress))
+        guard let session else { return byAddress }
+        return byAddress.add(middleware: session).add(middleware: AccountRateLimitMiddleware<AppRequestContext>(limiter: rateLimiter) { $0.caller?.account.id })
     }
     let root = CatalogedRoutes(group: router.group(), prefix: "", catalog: catalog)
     let v1 = CatalogedRoutes(group: limited(router.group("/v1")), prefix: "/v1", catalog: catalog)
     let signedIn = CatalogedRoutes(
-        group: limited(router.group("/v1").add(middleware: AuthenticationMiddleware(authenticate: Authenticate(identity))))
+        group: limited(router.group("/v1"), session: AuthenticationMiddleware(authenticate: Authenticate(identity)))
             .group(context: AuthenticatedContext.self),
         prefix: "/v1", catalog: catalog)
     // Public routes that also accept a session (a token, when sent, must be valid).
     let maybeSignedIn = CatalogedRoutes(
-        group: limited(router.group("/v1").add(middleware: AuthenticationMiddleware(authenticate: Authenticate(identity), required: false))),
+        group: limited(router.group("/v1"), session: AuthenticationMiddleware(authenticate: Authenticate(identity), required: false)),
         prefix: "/v1", catalog: catalog)
 
     OperationsController(database: database, metricsToken: metricsToken).addRoutes(to: root)

@@ -2,50 +2,46 @@ import Foundation
 import HTTPTypes
 import Metrics
 import Hummingbird
+import Logging
 import SoomDomain
 
-/// Applies the contract's rate limits to `/v1` routes: `RateLimit-Limit`, `RateLimit-Remaining`
-/// and `RateLimit-Reset` on every response of a limited route, and `429 rate_limited` with
-/// `Retry-After` once a caller has used up its window.
+/// Applies the contract's rate limits to `/v1` routes, *before* any session is looked up:
+/// `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` on every response of a limited
+/// route (`401`s included), and `429 rate_limited` with `Retry-After` once a caller has used up
+/// its window.
 ///
-/// Added after `AuthenticationMiddleware` where there is one, so that signed-in callers are
-/// counted per account; others per client address (from the connection, or the last
-/// `X-Forwarded-For` entry when the server sits behind a trusted proxy).
+/// Requests without a session are counted per client address (from the connection, or the last
+/// `X-Forwarded-For` entry when the server sits behind a trusted proxy). On a group whose
+/// `AuthenticationMiddleware` follows (`sessionFollows`), a request that sends a token is first
+/// held to its address's limit without being counted there — so unknown tokens cannot be tried at
+/// full speed, and each try costs no database round trip once the address is over its limit — and
+/// then counted per account by `AccountRateLimitMiddleware` when its session is valid, or per
+/// address when it is refused (`401`). Many signed-in people behind one address (a carrier's NAT)
+/// thus do not share one budget.
 struct RateLimitMiddleware<Context: RequestContext>: RouterMiddleware {
     let limiter: RateLimiter
     let trustForwardedFor: Bool
-    let caller: @Sendable (Context) -> (account: UUID?, peerAddress: String?)
+    /// Whether an `AuthenticationMiddleware` (and an `AccountRateLimitMiddleware`) come after this one.
+    let sessionFollows: Bool
+    let peerAddress: @Sendable (Context) -> String?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let kind = RateLimits.kind(method: request.method, path: Substring(request.uri.path))
-        let (account, peer) = self.caller(context)
-        let counted: RateLimiter.Caller
-        if let account {
-            counted = .account(account)
-        } else {
-            let forwarded = self.trustForwardedFor ? Self.lastForwardedFor(request.headers) : nil
-            counted = .address(RateLimiter.addressKey(forwarded ?? peer ?? "unknown"))
+        let forwarded = self.trustForwardedFor ? Self.lastForwardedFor(request.headers) : nil
+        let address = RateLimiter.Caller.address(RateLimiter.addressKey(forwarded ?? self.peerAddress(context) ?? "unknown"))
+        guard self.sessionFollows, request.headers[.authorization] != nil else {
+            let decision = self.limiter.check(kind, caller: address)
+            return try await decision.apply(kind: kind, logger: context.logger) { try await next(request, context) }
         }
-        let decision = self.limiter.check(kind, caller: counted)
-        var headers = HTTPFields()
-        headers[.rateLimitLimit] = "\(decision.limit)"
-        headers[.rateLimitRemaining] = "\(decision.remaining)"
-        headers[.rateLimitReset] = "\(decision.reset)"
-        guard decision.allowed else {
-            RateLimitRejections.counters[kind.rawValue].increment()
-            headers[.retryAfter] = "\(decision.reset)"
-            throw APIError(
-                .tooManyRequests, code: "rate_limited", message: "Too many requests; try again in \(decision.reset) seconds.",
-                headers: headers)
-        }
+        // A token: the address's limit first, counting nothing yet.
+        let gate = self.limiter.check(kind, caller: address, counting: false)
+        guard gate.allowed else { return try await gate.apply(kind: kind, logger: context.logger) { try await next(request, context) } }
         do {
-            var response = try await next(request, context)
-            response.headers.append(contentsOf: headers)
-            return response
-        } catch {
-            // The limit headers go on errors too: the contract wants them on every response of a limited route.
-            let api = ErrorMiddleware<Context>.apiError(for: error, logger: context.logger)
-            throw APIError(api.status, code: api.code, message: api.message, field: api.field, extra: api.extra, headers: api.headers + headers)
+            return try await next(request, context)
+        } catch let error as SoomError where error == .unauthorized {
+            // Refused at the door: the try counts against the address.
+            let decision = self.limiter.check(kind, caller: address)
+            return try await decision.apply(kind: kind, logger: context.logger) { throw error }
         }
     }
 
@@ -55,6 +51,53 @@ struct RateLimitMiddleware<Context: RequestContext>: RouterMiddleware {
               let last = value.split(separator: ",").last?.trimmingCharacters(in: .whitespaces), !last.isEmpty
         else { return nil }
         return last
+    }
+}
+
+/// Counts a signed-in request against its account's limit; after `AuthenticationMiddleware`,
+/// behind a `RateLimitMiddleware` that held it to its address's limit first. A request without a
+/// session (on a route where one is optional) was counted per address already and passes.
+struct AccountRateLimitMiddleware<Context: RequestContext>: RouterMiddleware {
+    let limiter: RateLimiter
+    let account: @Sendable (Context) -> UUID?
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let account = self.account(context) else { return try await next(request, context) }
+        let kind = RateLimits.kind(method: request.method, path: Substring(request.uri.path))
+        let decision = self.limiter.check(kind, caller: .account(account))
+        return try await decision.apply(kind: kind, logger: context.logger) { try await next(request, context) }
+    }
+}
+
+extension RateLimiter.Decision {
+    /// The three `RateLimit-*` headers of this decision.
+    var headers: HTTPFields {
+        var headers = HTTPFields()
+        headers[.rateLimitLimit] = "\(self.limit)"
+        headers[.rateLimitRemaining] = "\(self.remaining)"
+        headers[.rateLimitReset] = "\(self.reset)"
+        return headers
+    }
+
+    /// `429 rate_limited` when refused; else the response of `respond`, or its error, with this
+    /// decision's headers (the contract wants them on every response of a limited route).
+    func apply(kind: RateLimits.Kind, logger: Logger, _ respond: () async throws -> Response) async throws -> Response {
+        var headers = self.headers
+        guard self.allowed else {
+            RateLimitRejections.counters[kind.rawValue].increment()
+            headers[.retryAfter] = "\(self.reset)"
+            throw APIError(.tooManyRequests, code: "rate_limited", message: "Too many requests; try again in \(self.reset) seconds.", headers: headers)
+        }
+        do {
+            var response = try await respond()
+            response.headers.append(contentsOf: headers)
+            return response
+        } catch {
+            let api = ErrorMiddleware<AppRequestContext>.apiError(for: error, logger: logger)
+            // Headers already set by an inner limiter stay; others get this decision's.
+            let extra = api.headers[.rateLimitLimit] == nil ? headers : HTTPFields()
+            throw APIError(api.status, code: api.code, message: api.message, field: api.field, extra: api.extra, headers: api.headers + extra)
+        }
     }
 }
 

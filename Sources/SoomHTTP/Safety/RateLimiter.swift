@@ -8,7 +8,15 @@ import Synchronization
 /// hash (IPv6 addresses by their /64, which one subscriber usually holds whole): no address is
 /// kept, even in memory, beyond the hash. Sixteen shards keep the lock uncontended; windows that
 /// have ended are swept out as new keys arrive, so memory follows the number of recent callers.
+///
+/// Memory is bounded, also under a flood of distinct addresses: a shard holds at most
+/// `capacity / 16` windows. A shard that is full of live windows keeps its busiest half and
+/// forgets the rest — callers with few requests, who lose little by starting a new window —
+/// so that a flood cannot push out the counts of the callers who are actually near their limit.
 final class RateLimiter: Sendable {
+    /// About 100 bytes a window: 262,144 windows are some 26 MB at most.
+    static let defaultCapacity = 262_144
+
     /// Who is counted.
     enum Caller: Hashable, Sendable {
         case account(UUID)
@@ -45,15 +53,22 @@ final class RateLimiter: Sendable {
 
     let limits: RateLimits
     private let shards: [Shard]
+    /// Most windows one shard holds.
+    private let shardCapacity: Int
     private let clock = ContinuousClock()
 
-    init(limits: RateLimits) {
+    init(limits: RateLimits, capacity: Int = RateLimiter.defaultCapacity) {
         self.limits = limits
         self.shards = (0..<16).map { _ in Shard() }
+        self.shardCapacity = max(2, capacity / 16)
     }
 
-    /// Counts one request of `caller` against `kind`'s limit.
-    func check(_ kind: RateLimits.Kind, caller: Caller) -> Decision {
+    /// How many windows are held now (for tests of the memory bound).
+    var windowCount: Int { self.shards.reduce(0) { $0 + $1.counts.withLock { $0.windows.count } } }
+
+    /// Counts one request of `caller` against `kind`'s limit. With `counting: false` only says
+    /// how it stands (whether one more request would pass), counting nothing.
+    func check(_ kind: RateLimits.Kind, caller: Caller, counting: Bool = true) -> Decision {
         let rule = self.limits.rule(kind)
         let key = Key(kind: kind, caller: caller)
         let now = self.clock.now
@@ -64,17 +79,30 @@ final class RateLimiter: Sendable {
                 window = Window(end: now + .seconds(rule.window), count: 0)
             }
             let allowed = window.count < rule.count
-            if allowed { window.count += 1 }
-            shard.windows[key] = window
-            if shard.windows.count >= shard.sweepAt {
-                shard.windows = shard.windows.filter { $0.value.end > now }
-                shard.sweepAt = max(1024, shard.windows.count * 2)
+            if allowed && counting {
+                window.count += 1
+                shard.windows[key] = window
+                if shard.windows.count >= min(shard.sweepAt, self.shardCapacity) {
+                    self.makeRoom(in: &shard, now: now)
+                }
             }
             // Whole seconds until the window ends, rounded up.
             let left = now.duration(to: window.end).components
             let reset = Int(left.seconds) + (left.attoseconds > 0 ? 1 : 0)
             return Decision(allowed: allowed, limit: rule.count, remaining: rule.count - window.count, reset: max(1, reset))
         }
+    }
+
+    /// Drops ended windows; when live ones still fill the shard, keeps its busiest half. Runs at
+    /// most once per `sweepAt / 2` new keys, so its cost per request stays constant.
+    private func makeRoom(in shard: inout Counts, now: ContinuousClock.Instant) {
+        shard.windows = shard.windows.filter { $0.value.end > now }
+        if shard.windows.count >= self.shardCapacity {
+            let keep = self.shardCapacity / 2
+            let busiest = shard.windows.sorted { $0.value.count > $1.value.count }.prefix(keep)
+            shard.windows = Dictionary(uniqueKeysWithValues: busiest.map { ($0.key, $0.value) })
+        }
+        shard.sweepAt = max(1024, shard.windows.count * 2)
     }
 
     /// The counting key of a client address: a hash (with the process's random seed) of the

@@ -1,0 +1,248 @@
+#!/usr/bin/env bash
+# Contract fuzzing of a Soom server binary with Schemathesis, from the outside.
+#
+#   Tests/Contract/schemathesis.sh [path/to/soom]        (default: .build/debug/soom)
+#
+# In one command: makes (or reuses) a Python venv with a pinned Schemathesis, copies the
+# binary, starts `soom serve` on a free port with a throwaway data directory (its own
+# embedded PostgreSQL), signs a device up as README.md shows (openssl + curl), runs every
+# Schemathesis check against the served /openapi.yaml with that session, prints a
+# deduplicated summary of the failures, stops the server and removes the data directory.
+# Exits non-zero if Schemathesis reports failures (or if anything on the way fails).
+#
+# Not run by `swift test`. Needs bash, curl, openssl, python3 (with venv) and, the first
+# time, network access to PyPI.
+#
+# Environment (all optional):
+#   SOOM_CONTRACT_MAX_EXAMPLES  test cases per operation and phase (default 20)
+#   SOOM_CONTRACT_MAX_TIME      seconds for the whole Schemathesis run; fuzzing and stateful
+#                               testing repeat until it is spent. 0 = no limit, the run ends
+#                               when MAX_EXAMPLES are done (default 210)
+#   SOOM_CONTRACT_SEED          Schemathesis seed (default 1)
+#   SOOM_CONTRACT_WORKERS       Schemathesis workers (default 1)
+#   SOOM_CONTRACT_PHASES        e.g. examples,coverage,fuzzing (default: all four phases)
+#   SOOM_CONTRACT_RATE_LIMITS   raised (default): rate limiting on, with limits far above what
+#                               one run sends, so every RateLimit-* header is still checked but
+#                               the fuzzer is not reduced to 429s; default: the server's own
+#                               limits (600 requests per 5 minutes: most of a run becomes 429)
+#   SOOM_CONTRACT_VENV          the venv (default /tmp/st-venv; re-installed if the pinned
+#                               version is not the one in it)
+#   SOOM_CONTRACT_REPORT_DIR    where the JSON/NDJSON/JUnit reports and the server log are
+#                               kept (default ${TMPDIR:-/tmp}/soom-contract-report, emptied
+#                               first)
+#   SOOM_CONTRACT_EXTRA_ARGS    more arguments for `schemathesis run`, word-split
+#
+# Operations that end the test session are excluded: DELETE /v1/me (withdraw) and
+# DELETE /v1/sessions/current (deleteCurrentSession).
+
+set -euo pipefail
+
+SCHEMATHESIS_VERSION=4.32.5
+
+binary=${1:-.build/debug/soom}
+max_examples=${SOOM_CONTRACT_MAX_EXAMPLES:-20}
+max_time=${SOOM_CONTRACT_MAX_TIME:-210}
+seed=${SOOM_CONTRACT_SEED:-1}
+workers=${SOOM_CONTRACT_WORKERS:-1}
+phases=${SOOM_CONTRACT_PHASES:-}
+rate_limits=${SOOM_CONTRACT_RATE_LIMITS:-raised}
+venv=${SOOM_CONTRACT_VENV:-/tmp/st-venv}
+report_dir=${SOOM_CONTRACT_REPORT_DIR:-${TMPDIR:-/tmp}/soom-contract-report}
+
+say() { printf '==> %s\n' "$*" >&2; }
+die() { printf 'schemathesis.sh: %s\n' "$*" >&2; exit 2; }
+
+[[ -x $binary ]] || die "no executable server binary at '$binary' (build it, or pass its path)"
+for tool in curl openssl python3; do
+    command -v "$tool" >/dev/null || die "$tool is required"
+done
+
+# --- 1. Schemathesis, pinned ---------------------------------------------------------------
+if [[ "$("$venv/bin/schemathesis" --version 2>/dev/null || true)" != *"version $SCHEMATHESIS_VERSION" ]]; then
+    say "installing schemathesis==$SCHEMATHESIS_VERSION into $venv"
+    [[ -x $venv/bin/pip ]] || python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
+fi
+"$venv/bin/schemathesis" --version >&2
+
+# --- 2. The server, on a copy of the binary and a throwaway data directory -----------------
+work=$(mktemp -d "${TMPDIR:-/tmp}/soom-contract.XXXXXX")
+chmod 755 "$work"   # run as root, the server hands its PostgreSQL cluster to `postgres`
+server_pid=
+cleanup() {
+    local status=$?
+    if [[ -n $server_pid ]] && kill -0 "$server_pid" 2>/dev/null; then
+        say "stopping the server (pid $server_pid)"
+        kill -TERM "$server_pid" 2>/dev/null || true
+        for _ in $(seq 60); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.5; done
+        kill -0 "$server_pid" 2>/dev/null && kill -KILL "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true
+    fi
+    # Should the server have died without stopping its PostgreSQL, stop that one by its pid.
+    local pidfile=$work/data/postgres/postmaster.pid
+    if [[ -f $pidfile ]]; then
+        local pg_pid
+        pg_pid=$(head -n 1 "$pidfile" 2>/dev/null || true)
+        if [[ $pg_pid =~ ^[0-9]+$ ]] && kill -0 "$pg_pid" 2>/dev/null; then
+            say "stopping the embedded PostgreSQL left behind (pid $pg_pid)"
+            kill -INT "$pg_pid" 2>/dev/null || true
+            for _ in $(seq 60); do kill -0 "$pg_pid" 2>/dev/null || break; sleep 0.5; done
+        fi
+    fi
+    [[ -f $work/server.log ]] && cp "$work/server.log" "$report_dir/server.log" 2>/dev/null || true
+    rm -rf "$work"
+    exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+rm -rf "$report_dir"
+mkdir -p "$report_dir"
+cp "$binary" "$work/soom"
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+base=http://127.0.0.1:$port
+
+limits=()
+case $rate_limits in
+    raised) limits=(--rate-limit-challenges 100000/60 --rate-limit-accounts 100000/3600
+                    --rate-limit-posts 100000/600 --rate-limit-default 1000000/300) ;;
+    default) ;;
+    *) die "SOOM_CONTRACT_RATE_LIMITS must be raised or default" ;;
+esac
+
+say "starting $binary on $base (data in $work/data)"
+"$work/soom" serve --hostname 127.0.0.1 --port "$port" --data-directory "$work/data" \
+    --rate-limit on "${limits[@]}" --reporter-min-age 0 --log-format json \
+    >"$work/server.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 240); do
+    curl -sf "$base/healthz" >/dev/null 2>&1 && break
+    kill -0 "$server_pid" 2>/dev/null || { tail -n 20 "$work/server.log" >&2; die "the server exited while starting"; }
+    sleep 0.5
+done
+curl -sf "$base/healthz" >/dev/null || { tail -n 20 "$work/server.log" >&2; die "the server did not become healthy"; }
+
+# --- 3. A device signs up (README.md, "A device signs up with openssl and curl") -----------
+say "registering a device"
+(
+    cd "$work"
+    openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out device.key 2>/dev/null
+    openssl pkey -in device.key -pubout -out device.pub
+    challenge=$(curl -sf -X POST "$base/v1/auth/challenges")
+    challenge_id=$(echo "$challenge" | sed -E 's/.*"challengeId":"([^"]+)".*/\1/')
+    nonce=$(echo "$challenge" | sed -E 's/.*"nonce":"([^"]+)".*/\1/')
+    printf 'soom:v1:register:%s' "$nonce" > message
+    openssl dgst -sha256 -sign device.key -sigopt rsa_padding_mode:pss -out signature message
+    public_key=$(awk '{printf "%s\\n", $0}' device.pub)
+    curl -sf -X POST "$base/v1/accounts" -H 'Content-Type: application/json' -d "{
+      \"publicKey\": \"$public_key\", \"algorithm\": \"rsa-pss-sha256\",
+      \"challengeId\": \"$challenge_id\", \"signature\": \"$(base64 -w0 signature)\" }" > account.json
+)
+token=$(sed -nE 's/.*"token":"([^"]+)".*/\1/p' "$work/account.json")
+[[ -n $token ]] || die "registration failed: $(cat "$work/account.json")"
+curl -sf "$base/v1/me" -H "Authorization: Bearer $token" >/dev/null || die "the new session does not work"
+
+# --- 4. Schemathesis -----------------------------------------------------------------------
+args=(run "$base/openapi.yaml" --url "$base"
+      -H "Authorization: Bearer $token"
+      --checks all --seed "$seed" --workers "$workers" -n "$max_examples"
+      --exclude-operation-id withdraw --exclude-operation-id deleteCurrentSession
+      --report json,ndjson,junit --report-dir "$report_dir"
+      --no-color --output-truncate false)
+[[ $max_time != 0 ]] && args+=(--max-time "$max_time")
+[[ -n $phases ]] && args+=(--phases "$phases")
+# shellcheck disable=SC2206
+[[ -n ${SOOM_CONTRACT_EXTRA_ARGS:-} ]] && args+=(${SOOM_CONTRACT_EXTRA_ARGS})
+
+say "schemathesis ${args[*]/"$token"/[token]}"
+started=$(date +%s)
+set +e
+(cd "$work" && nice -n 10 "$venv/bin/schemathesis" "${args[@]}") >"$report_dir/schemathesis.out" 2>&1
+st_status=$?
+set -e
+elapsed=$(( $(date +%s) - started ))
+server_alive=yes
+kill -0 "$server_pid" 2>/dev/null || server_alive=no
+
+# --- 5. Summary ----------------------------------------------------------------------------
+sed -n '/^=* SUMMARY =*$/,$p' "$report_dir/schemathesis.out"
+printf '\nSchemathesis output: %s\n' "$report_dir/schemathesis.out"
+python3 - "$report_dir" "$work/server.log" "$elapsed" <<'PY'
+import base64, collections, glob, json, re, sys
+
+report_dir, server_log, elapsed = sys.argv[1], sys.argv[2], sys.argv[3]
+ndjson = sorted(glob.glob(f"{report_dir}/ndjson-*.ndjson"))
+groups = {}
+for line in open(ndjson[-1]) if ndjson else []:
+    event = json.loads(line)
+    if "ScenarioFinished" not in event:
+        continue
+    recorder = event["ScenarioFinished"].get("recorder", {})
+    for case_id, checks in recorder.get("checks", {}).items():
+        for check in checks:
+            if check.get("status") != "failure":
+                continue
+            case = recorder.get("cases", {}).get(case_id, {}).get("value", {})
+            interaction = recorder.get("interactions", {}).get(case_id) or {}
+            response = interaction.get("response") or {}
+            status = response.get("status_code")
+            content = response.get("content") or {}
+            raw = base64.b64decode(content["$base64"]) if "$base64" in content else (content.get("string") or "").encode()
+            text = raw.decode("utf-8", "replace")
+            code = field = message = None
+            try:
+                error = json.loads(text).get("error") or {}
+                code, field, message = error.get("code"), error.get("field"), error.get("message")
+            except Exception:
+                pass
+            operation = f"{case.get('method')} {case.get('path')}"
+            # One group per operation, check and answer; IDs and generated names in messages
+            # do not make a failure new.
+            shape = re.sub(r"'.*'", "'…'", re.sub(r"[0-9a-f-]{36}", "<id>", message or ""))
+            key = (operation, check["name"], status, code, field, shape)
+            request = interaction.get("request") or {}
+            body = request.get("body")
+            if isinstance(body, dict):
+                body = base64.b64decode(body["$base64"]).decode("utf-8", "replace") if "$base64" in body else body.get("string")
+            example = f"{request.get('method')} {request.get('uri', '')}" + (f"  body: {body}" if body else "")
+            group = groups.setdefault(key, {"count": 0, "example": example, "answer": text})
+            group["count"] += 1
+            if len(example) < len(group["example"]):
+                group["example"], group["answer"] = example, text
+
+statuses = collections.Counter()
+problems = []
+for line in open(server_log, errors="replace"):
+    try:
+        entry = json.loads(line)
+    except ValueError:
+        problems.append(line.rstrip())
+        continue
+    if entry.get("message") == "request":
+        statuses[entry.get("metadata", {}).get("http.status")] += 1
+    elif entry.get("level") in ("warning", "error", "critical"):
+        problems.append(line.rstrip())
+
+print(f"\nRun time {elapsed} s; server answered {sum(statuses.values())} requests: "
+      + ", ".join(f"{s}×{n}" for s, n in sorted(statuses.items(), key=lambda kv: str(kv[0]))))
+if problems:
+    print(f"\nServer log warnings/errors ({len(problems)}):")
+    for line in problems[:20]:
+        print("  " + line[:300])
+print(f"\nDistinct failures: {len(groups)} (operation · check · status code/field: message · times seen)")
+for (operation, check, status, code, field, _), group in sorted(groups.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+    answer = f"{code}" + (f"/{field}" if field else "") if code else (group["answer"][:120] or "-")
+    print(f"\n- {operation} · {check} · {status} {answer} · ×{group['count']}")
+    print(f"    {group['example'][:400]}")
+    if code:
+        print(f"    -> {json.loads(group['answer'])['error'].get('message', '')[:200]}")
+PY
+
+if [[ $server_alive == no ]]; then
+    echo "The server process died during the run; see $report_dir/server.log" >&2
+    exit 3
+fi
+if [[ $st_status -ne 0 ]]; then
+    echo "schemathesis exited with $st_status (failures found)" >&2
+fi
+exit "$st_status"
