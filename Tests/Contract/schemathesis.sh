@@ -28,8 +28,8 @@
 #   SOOM_CONTRACT_VENV          the venv (default /tmp/st-venv; re-installed if the pinned
 #                               version is not the one in it)
 #   SOOM_CONTRACT_REPORT_DIR    where the JSON/NDJSON/JUnit reports and the server log are
-#                               kept (default ${TMPDIR:-/tmp}/soom-contract-report, emptied
-#                               first)
+#                               kept (default ${TMPDIR:-/tmp}/soom-contract-report; the
+#                               previous run's reports there are removed first)
 #   SOOM_CONTRACT_EXTRA_ARGS    more arguments for `schemathesis run`, word-split
 #
 # Operations that end the test session are excluded: DELETE /v1/me (withdraw) and
@@ -96,8 +96,9 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-rm -rf "$report_dir"
 mkdir -p "$report_dir"
+rm -f "$report_dir"/ndjson-*.ndjson "$report_dir"/json-*.json "$report_dir"/junit-*.xml \
+      "$report_dir/schemathesis.out" "$report_dir/server.log"
 cp "$binary" "$work/soom"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 base=http://127.0.0.1:$port

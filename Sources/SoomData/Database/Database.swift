@@ -7,15 +7,26 @@ import SoomDomain
 import Synchronization
 
 /// The application's handle on PostgreSQL: the `PostgresClient` pool plus the rules every query
-/// follows here — a deadline (so an outage fails requests fast instead of queueing them), and
-/// connection failures reported as `DatabaseUnavailable`.
+/// follows here — a deadline (so an outage fails requests fast instead of queueing them, and a
+/// request that cannot finish has no effect: `DatabaseTimeout`), and connection failures
+/// reported as `DatabaseUnavailable`.
+///
+/// A deadline alone would not stop a statement already sent: PostgreSQL would finish it, and a
+/// transaction could commit after its client was told `503`. So the server's pool also has
+/// PostgreSQL end statements and lock waits just before the deadline
+/// (`DatabaseConfiguration.statementTimeout`), and a transaction commits only while its deadline
+/// has not passed (`OperationGate`): once the deadline fires it rolls back, and once it is committing
+/// the deadline waits for the commit's answer.
 public struct Database: Sendable {
+    /// The contract's: a request the server cannot finish within 10 seconds is `503 timeout`.
+    public static let defaultDeadline: Duration = .seconds(10)
+
     public let client: PostgresClient
     public let logger: Logger
     /// How long one operation (waiting for a connection included) may take.
     public let deadline: Duration
 
-    public init(client: PostgresClient, logger: Logger, deadline: Duration = .seconds(5)) {
+    public init(client: PostgresClient, logger: Logger, deadline: Duration = Database.defaultDeadline) {
         self.client = client
         self.logger = logger
         self.deadline = deadline
@@ -24,14 +35,20 @@ public struct Database: Sendable {
     /// Runs `query` and returns all its rows.
     public func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
         try await self.withDeadline(.statement) {
-            try await self.client.query(query, logger: self.logger).collect()
+            try await self.client.withConnection { connection in
+                OperationGate.current?.connected()
+                return try await connection.query(query, logger: self.logger).collect()
+            }
         }
     }
 
     /// Runs a prepared statement (parsed and planned once per connection) and returns its rows.
     public func rows<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] where Statement.Row: Sendable {
         try await self.withDeadline(.prepared) {
-            try await Self.collect(self.client.execute(statement, logger: self.logger))
+            try await self.client.withConnection { connection in
+                OperationGate.current?.connected()
+                return try await Self.collect(connection.execute(statement, logger: self.logger))
+            }
         }
     }
 
@@ -58,10 +75,13 @@ public struct Database: Sendable {
     public func transaction<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
         try await self.withDeadline(.transaction) {
             try await self.client.withConnection { connection in
+                OperationGate.current?.connected()
                 try await connection.query("BEGIN", logger: self.logger)
                 let result: Result
                 do {
                     result = try await body(connection)
+                    // Past the deadline the client was told 503: nothing may commit.
+                    if let gate = OperationGate.current, !gate.enterCommit() { throw DatabaseTimeout() }
                 } catch {
                     do {
                         try await connection.query("ROLLBACK", logger: self.logger)
@@ -106,7 +126,7 @@ public struct Database: Sendable {
             metrics.duration(kind, outcome).recordNanoseconds(Self.nanoseconds(started.duration(to: .now)))
         }
         do {
-            let result = try await Self.race(self.deadline) {
+            let result = try await Self.race(self.deadline, gate: OperationGate()) {
                 var attempt = 1
                 while true {
                     do {
@@ -122,6 +142,12 @@ public struct Database: Sendable {
         } catch let error as PSQLError where error.isConnectionFailure {
             outcome = .unavailable
             throw DatabaseUnavailable(reason: "\(error.code)")
+        } catch let error as PSQLError where error.isTimeout {
+            outcome = .timeout
+            throw DatabaseTimeout()
+        } catch let error as DatabaseTimeout {
+            outcome = .timeout
+            throw error
         } catch let error as DatabaseUnavailable {
             outcome = .unavailable
             throw error
@@ -135,34 +161,58 @@ public struct Database: Sendable {
         duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
     }
 
+    /// How long an operation may wait for a pooled connection before it is `DatabaseUnavailable`.
+    static let connectionPatience: Duration = .seconds(5)
+
     /// What `withDeadline` runs, for metrics.
     enum OperationKind: String, Sendable, CaseIterable {
         case statement, prepared, transaction
     }
 
-    /// The operation's result, or `DatabaseUnavailable` once `timeout` has passed.
+    /// The operation's result, or `DatabaseTimeout` once `timeout` has passed.
     ///
     /// The operation runs in a task of its own and is cancelled at the deadline, but the caller does
     /// not wait for it to wind down: a connection request the pool cannot cancel must not hold a
     /// request (or a graceful shutdown) hostage. A task group would wait for it.
-    static func race<T: Sendable>(_ timeout: Duration, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+    ///
+    /// With a `gate`, an operation still waiting for a pooled connection after
+    /// `connectionPatience` is `DatabaseUnavailable` (an outage fails requests fast), and the
+    /// deadline does not interrupt a commit under way: it waits for its answer (a few more
+    /// seconds at most, then `DatabaseUnavailable`).
+    static func race<T: Sendable>(
+        _ timeout: Duration, gate: OperationGate? = nil, _ operation: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         let outcome = RaceOutcome<T>()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 outcome.install(continuation)
                 let work = Task {
                     do {
-                        outcome.finish(.success(try await operation()))
+                        outcome.finish(.success(try await OperationGate.$current.withValue(gate) { try await operation() }))
                     } catch {
                         outcome.finish(.failure(error))
                     }
                 }
                 // The deadline is a timer on an event loop: far cheaper than a sleeping task per query.
-                let deadline = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: .nanoseconds(Int64(timeout.nanoseconds))) {
-                    outcome.finish(.failure(DatabaseUnavailable(reason: "no answer within \(timeout)")))
+                let loop = MultiThreadedEventLoopGroup.singleton.any()
+                let patience = min(timeout, Self.connectionPatience)
+                let noConnection = loop.scheduleTask(in: .nanoseconds(Int64(patience.nanoseconds))) {
+                    if gate?.expireWhileWaiting() ?? false {
+                        outcome.finish(.failure(DatabaseUnavailable(reason: "no connection within \(patience)")))
+                    }
+                }
+                let deadline = loop.scheduleTask(in: .nanoseconds(Int64(timeout.nanoseconds))) {
+                    if gate?.expire() ?? true {
+                        outcome.finish(.failure(DatabaseTimeout()))
+                    } else {
+                        loop.scheduleTask(in: .seconds(5)) {
+                            outcome.finish(.failure(DatabaseUnavailable(reason: "no answer to a commit")))
+                        }
+                    }
                 }
                 outcome.onFinish {
                     work.cancel()
+                    noConnection.cancel()
                     deadline.cancel()
                 }
             }
@@ -215,13 +265,69 @@ private final class RaceOutcome<T: Sendable>: Sendable {
     }
 }
 
-/// PostgreSQL could not be reached or did not answer in time. Requests fail with `503`.
+/// PostgreSQL could not be reached. Requests fail with `503 database_unavailable`.
 public struct DatabaseUnavailable: Error, CustomStringConvertible, Sendable {
     public let reason: String
     public var description: String { "database unavailable: \(self.reason)" }
 }
 
+/// The operation did not finish within its deadline (or PostgreSQL ended a statement or lock wait
+/// at the server's statement timeout), and had no effect. Requests fail with `503 timeout`.
+public struct DatabaseTimeout: Error, CustomStringConvertible, Sendable {
+    public init() {}
+    public var description: String { "database operation timed out" }
+}
+
+/// Where an operation under a deadline stands: waiting for a pooled connection, running,
+/// committing, or expired. Decides, once, between a transaction's commit and its deadline.
+final class OperationGate: Sendable {
+    @TaskLocal static var current: OperationGate?
+
+    private enum Phase { case waiting, running, committing, expired }
+    private let phase = Mutex(Phase.waiting)
+
+    /// The operation has its connection (a retry after a conflict keeps it running).
+    func connected() {
+        self.phase.withLock { phase in
+            if phase == .waiting { phase = .running }
+        }
+    }
+
+    /// Whether the operation may be ended as one that never got a connection.
+    func expireWhileWaiting() -> Bool {
+        self.phase.withLock { phase in
+            guard phase == .waiting else { return false }
+            phase = .expired
+            return true
+        }
+    }
+
+    /// Whether the transaction may commit: false once the deadline has passed.
+    func enterCommit() -> Bool {
+        self.phase.withLock { phase in
+            guard phase == .running || phase == .waiting else { return false }
+            phase = .committing
+            return true
+        }
+    }
+
+    /// Whether the deadline may end the operation: false once its commit is under way.
+    func expire() -> Bool {
+        self.phase.withLock { phase in
+            guard phase == .running || phase == .waiting else { return phase == .expired }
+            phase = .expired
+            return true
+        }
+    }
+}
+
 extension PSQLError {
+    /// PostgreSQL ended the statement at `statement_timeout` (57014), a lock wait at `lock_timeout`
+    /// (55P03), or the transaction at `idle_in_transaction_session_timeout` (25P03).
+    var isTimeout: Bool {
+        self.code == .server && ["57014", "55P03", "25P03"].contains(self.serverInfo?[.sqlState] ?? "")
+    }
+
     /// Failures of the connection rather than of the statement: the database is down, restarting or unreachable.
     var isConnectionFailure: Bool {
         switch self.code {

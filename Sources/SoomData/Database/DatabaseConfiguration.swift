@@ -15,6 +15,11 @@ public struct DatabaseConfiguration: Sendable, Equatable, CustomStringConvertibl
     public var tls: TLSMode
     /// The connections each server instance keeps open (a fixed pool; see `clientConfiguration`).
     public var maximumConnections: Int = 8
+    /// When set, PostgreSQL itself ends any statement that runs longer (`statement_timeout`) and
+    /// any lock wait longer than four fifths of it (`lock_timeout`), and a transaction left idle
+    /// (`idle_in_transaction_session_timeout`): a server sets it below its request deadline, so a
+    /// request that outlives the deadline has no effect. Tools (migrate, seed, admin) leave it nil.
+    public var statementTimeout: Duration?
 
     public init(host: String, port: Int, username: String, password: String?, database: String, tls: TLSMode = .disable) {
         self.host = host
@@ -74,6 +79,13 @@ public struct DatabaseConfiguration: Sendable, Equatable, CustomStringConvertibl
         // - Memoize builds (and zeroes) a hash table sized for the planner's guess at the number of
         //   distinct authors on every execution: 40 % of a feed page's time in PostgreSQL.
         configuration.options.additionalStartupParameters = [("jit", "off"), ("enable_memoize", "off")]
+        if let timeout = self.statementTimeout {
+            let milliseconds = max(1, Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000))
+            configuration.options.additionalStartupParameters += [
+                ("statement_timeout", "\(milliseconds)"), ("lock_timeout", "\(max(1, milliseconds * 4 / 5))"),
+                ("idle_in_transaction_session_timeout", "\(milliseconds)"),
+            ]
+        }
         return configuration
     }
 

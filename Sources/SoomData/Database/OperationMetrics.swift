@@ -7,7 +7,7 @@ final class OperationMetrics: Sendable {
 
     /// How an operation ended, a label of its duration.
     enum Outcome: String, CaseIterable, Sendable {
-        case ok, error, unavailable
+        case ok, error, unavailable, timeout
     }
 
     private struct Key: Hashable {

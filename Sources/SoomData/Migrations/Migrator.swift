@@ -25,14 +25,23 @@ public struct Migrator: Sendable {
     @discardableResult
     public func migrate() async throws -> [String] {
         try await self.client.withConnection { connection in
+            // A server's pool bounds every statement (`DatabaseConfiguration.statementTimeout`);
+            // migrations and the wait for another instance's migration are not bounded. RESET
+            // restores the connection's own values before it goes back to the pool.
+            try await connection.query("SET statement_timeout = 0", logger: self.logger)
+            try await connection.query("SET lock_timeout = 0", logger: self.logger)
             try await connection.query("SELECT pg_advisory_lock(\(Self.lockKey))", logger: self.logger)
             do {
                 let applied = try await self.applyPending(on: connection)
                 try await connection.query("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: self.logger)
+                try await connection.query("RESET statement_timeout", logger: self.logger)
+                try await connection.query("RESET lock_timeout", logger: self.logger)
                 return applied
             } catch {
                 // The lock is per session; release it so a retry or another instance can proceed.
                 _ = try? await connection.query("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: self.logger)
+                _ = try? await connection.query("RESET statement_timeout", logger: self.logger)
+                _ = try? await connection.query("RESET lock_timeout", logger: self.logger)
                 throw error
             }
         }

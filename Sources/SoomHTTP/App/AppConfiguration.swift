@@ -30,6 +30,9 @@ public struct AppConfiguration: Sendable {
     public var trustForwardedFor: Bool
     /// The bearer token `/metrics` requires; nil leaves it open (`SOOM_METRICS_TOKEN`).
     public var metricsToken: String?
+    /// How long a request's database work may take before it is `503 timeout` and rolled back
+    /// (the contract's 10 seconds; tests shorten it). PostgreSQL ends statements a second earlier.
+    public var requestDeadline: Duration = Database.defaultDeadline
     /// Called with the port once the server listens (useful with `port: 0`, as the tests do).
     public var onServerRunning: (@Sendable (Int) async -> Void)?
 

@@ -28,8 +28,11 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
         databaseLogger.logLevel = max(logger.logLevel, .debug)
         return databaseLogger
     }()
-    let client = PostgresClient(configuration: configuration.database.clientConfiguration, backgroundLogger: databaseLogger)
-    let database = Database(client: client, logger: databaseLogger)
+    // PostgreSQL ends statements and lock waits before the request's deadline (see Database).
+    var databaseConfiguration = configuration.database
+    databaseConfiguration.statementTimeout = max(configuration.requestDeadline * 0.9, configuration.requestDeadline - .seconds(1))
+    let client = PostgresClient(configuration: databaseConfiguration.clientConfiguration, backgroundLogger: databaseLogger)
+    let database = Database(client: client, logger: databaseLogger, deadline: configuration.requestDeadline)
     let identityRepository = PostgresIdentityRepository(database: database)
     let sessions = SessionCache(lifetime: configuration.sessionCacheLifetime)
     let feedPages = FeedPageCache(lifetime: configuration.feedCacheLifetime)

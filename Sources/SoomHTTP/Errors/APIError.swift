@@ -83,6 +83,10 @@ extension APIError {
         .serviceUnavailable, code: "database_unavailable", message: "The database cannot be reached right now; try again shortly.",
         headers: [.retryAfter: "5"])
 
+    static let timeout = APIError(
+        .serviceUnavailable, code: "timeout", message: "The request could not finish within 10 seconds and had no effect; try again.",
+        headers: [.retryAfter: "5"])
+
     static let internalError = APIError(
         .internalServerError, code: "internal_error", message: "Something went wrong on our side. It has been logged.")
 }

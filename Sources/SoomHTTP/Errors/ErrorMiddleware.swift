@@ -26,6 +26,9 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return error.apiError
         case is NIOTooManyBytesError:
             return .payloadTooLarge(limit: Request.maximumJSONBodySize)
+        case is DatabaseTimeout:
+            logger.warning("request outlived its deadline; rolled back")
+            return .timeout
         case is DatabaseUnavailable:
             logger.warning("database unavailable", metadata: ["error": "\(error)"])
             return .databaseUnavailable

@@ -22,7 +22,7 @@ extension ModerationPolicy {
 /// At most `TestAppSlots`' limit of apps run at once; the rest wait their turn.
 func withTestApp(
     tagRankingCacheLifetime: Double = 0, feedCacheLifetime: Double = AppConfiguration.defaultFeedCacheLifetime, backgroundJobs: Bool = true, moderation: ModerationPolicy = .immediate, rateLimits: RateLimits? = nil,
-    logLevel: Logger.Level = .warning, metricsToken: String? = nil,
+    logLevel: Logger.Level = .warning, metricsToken: String? = nil, requestDeadline: Duration = Database.defaultDeadline,
     _ test: @escaping @Sendable (any TestClientProtocol, TestDatabase) async throws -> Void
 ) async throws {
     try await TestAppSlots.withSlot {
@@ -30,7 +30,7 @@ func withTestApp(
             try await runTestApp(
                 AppOptions(
                     tagRankingCacheLifetime: tagRankingCacheLifetime, feedCacheLifetime: feedCacheLifetime, backgroundJobs: backgroundJobs, moderation: moderation, rateLimits: rateLimits,
-                    logLevel: logLevel, metricsToken: metricsToken),
+                    logLevel: logLevel, metricsToken: metricsToken, requestDeadline: requestDeadline),
                 test)
         } catch let error as PSQLError {
             // PSQLError's description hides the server's message; a failing test should show it.
@@ -47,18 +47,20 @@ private struct AppOptions {
     let rateLimits: RateLimits?
     let logLevel: Logger.Level
     let metricsToken: String?
+    let requestDeadline: Duration
 }
 
 private func runTestApp(_ options: AppOptions, _ test: @escaping @Sendable (any TestClientProtocol, TestDatabase) async throws -> Void) async throws {
     // Many tests run at once against one server: each app gets a small pool.
     try await withFreshDatabase(maximumConnections: 6) { configuration in
-        let app = try buildApplication(
-            AppConfiguration(
-                hostname: "127.0.0.1", port: 0, database: configuration, logLevel: options.logLevel, migrateOnStart: false,
-                backgroundJobs: options.backgroundJobs,
-                // Tests read the top ten right after changing it: no cache (its bound is tested on its own).
-                tagRankingCacheLifetime: options.tagRankingCacheLifetime, feedCacheLifetime: options.feedCacheLifetime,
-                moderation: options.moderation, rateLimits: options.rateLimits, metricsToken: options.metricsToken))
+        var appConfiguration = AppConfiguration(
+            hostname: "127.0.0.1", port: 0, database: configuration, logLevel: options.logLevel, migrateOnStart: false,
+            backgroundJobs: options.backgroundJobs,
+            // Tests read the top ten right after changing it: no cache (its bound is tested on its own).
+            tagRankingCacheLifetime: options.tagRankingCacheLifetime, feedCacheLifetime: options.feedCacheLifetime,
+            moderation: options.moderation, rateLimits: options.rateLimits, metricsToken: options.metricsToken)
+        appConfiguration.requestDeadline = options.requestDeadline
+        let app = try buildApplication(appConfiguration)
         try await app.test(.ahc(.http)) { client in
             try await test(client, TestDatabase(configuration: configuration))
         }
