@@ -41,7 +41,10 @@ struct CardRuleTests {
             try Self.draft(font: "Serif")
         }
         #expect(throws: SoomError.self) { try Self.draft(background: .builtIn("nope")) }
-        #expect(try Self.draft(background: .upload("ABC")).background.reference == .upload(id: "abc"))
+        #expect(
+            try Self.draft(background: .upload("0B9C7A8E-1F1E-4C55-9F8E-0D4E4B2F1C11")).background.reference
+                == .upload(id: "0b9c7a8e-1f1e-4c55-9f8e-0d4e4b2f1c11"))
+        #expect(throws: SoomError.self) { try Self.draft(background: .upload("ABC")) }
         #expect(throws: SoomError.self) { try Self.draft(location: (90.5, 0)) }
         #expect(throws: SoomError.self) { try Self.draft(location: (0, -180.01)) }
         #expect(throws: SoomError.self) { try Self.draft(location: (.nan, 0)) }

@@ -139,6 +139,31 @@ struct MalformedRequestTests {
         }
     }
 
+    @Test("null where the schema allows no null is 400 naming the field; an upload id that is no UUID is 422, not a database error")
+    func nullsAndIDShapes() async throws {
+        try await withTestApp { client, database in
+            let token = try await database.makeAccounts(1)[0]
+            let card: [String: Any] = ["content": "널", "background": ["default": "sea-calm"]]
+            for field in ["font", "tags", "story", "location"] {
+                var body = card
+                body[field] = NSNull()
+                let response = try await client.send(.post, "/v1/cards", json: body, token: token)
+                #expect(response.status == .badRequest && response.errorCode == "invalid_request" && response.errorField == field, "\(field)")
+            }
+            for field in ["bio", "nickname"] {
+                let response = try await client.send(.patch, "/v1/me", json: [field: NSNull()], token: token)
+                #expect(response.status == .badRequest && response.errorField == field, "\(field)")
+            }
+            // profileImage: null is allowed: it removes the picture.
+            #expect(try await client.send(.patch, "/v1/me", json: ["profileImage": NSNull()], token: token).status == .ok)
+            for id in ["x\u{0}", "not-a-uuid", String(repeating: "a", count: 300)] {
+                let response = try await client.send(.post, "/v1/cards", json: ["content": "사진", "background": ["imageId": id]], token: token)
+                #expect(response.status == .unprocessableContent && response.errorField == "background", "\(id.prefix(12))")
+            }
+            #expect(try await database.scalar("SELECT count(*)::int FROM cards") == 0)
+        }
+    }
+
     @Test("the exact-path rule, segment by segment")
     func exactPathRule() {
         for path in ["/", "/v1/me", "/v1/cards/abc", "/v1/tags/%ED%95%98%EB%8A%98/cards", "/v1/x.y", "/v1/...", "/v1/.a", "/v1/%2ex"] {

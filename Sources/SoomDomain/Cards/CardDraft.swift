@@ -26,6 +26,11 @@ public struct CardDraft: Sendable, Equatable {
         if case .builtIn(let name) = background, DefaultBackground.named(name) == nil {
             throw .validationFailed(field: "background", "There is no built-in background named '\(name.prefix(64))'.")
         }
+        // Upload IDs are UUIDs: anything else names no upload (and never reaches the database,
+        // which would refuse, say, a NUL character with an error of its own).
+        if case .upload(let id) = background, UUID(uuidString: id) == nil {
+            throw .validationFailed(field: "background", "No image with that id was uploaded by this account.")
+        }
         self.background = background
         self.tags = try Tag.normalise(tags ?? [])
         self.isStory = story ?? false

@@ -15,6 +15,19 @@ struct CreateCardRequest: Decodable {
         let longitude: Double
     }
 
+    enum CodingKeys: String, CodingKey { case content, font, background, tags, story, location }
+
+    /// Optional members may be absent, never `null`.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.content = try container.decode(String.self, forKey: .content)
+        self.font = try container.decodeUnlessNull(String.self, forKey: .font)
+        self.background = try container.decode(IdentityRequests.ProfileImage.self, forKey: .background)
+        self.tags = try container.decodeUnlessNull([String].self, forKey: .tags)
+        self.story = try container.decodeUnlessNull(Bool.self, forKey: .story)
+        self.location = try container.decodeUnlessNull(Location.self, forKey: .location)
+    }
+
     /// Checks every rule (`422` naming the field).
     func draft() throws(SoomError) -> CardDraft {
         try CardDraft(

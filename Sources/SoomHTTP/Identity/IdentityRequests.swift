@@ -26,8 +26,8 @@ enum IdentityRequests {
         init(from decoder: any Decoder) throws {
             self.proof = try Proof(from: decoder)
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.nickname = try container.decodeIfPresent(String.self, forKey: .nickname)
-            self.profileImage = try container.decodeIfPresent(ProfileImage.self, forKey: .profileImage)
+            self.nickname = try container.decodeUnlessNull(String.self, forKey: .nickname)
+            self.profileImage = try container.decodeUnlessNull(ProfileImage.self, forKey: .profileImage)
         }
     }
 
@@ -55,8 +55,8 @@ enum IdentityRequests {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.nickname = try container.decodeIfPresent(String.self, forKey: .nickname)
-            self.bio = try container.decodeIfPresent(String.self, forKey: .bio)
+            self.nickname = try container.decodeUnlessNull(String.self, forKey: .nickname)
+            self.bio = try container.decodeUnlessNull(String.self, forKey: .bio)
             if !container.contains(.profileImage) {
                 self.profileImage = nil
             } else if try container.decodeNil(forKey: .profileImage) {
@@ -91,7 +91,7 @@ enum IdentityRequests {
         enum CodingKeys: String, CodingKey { case reason }
 
         init(from decoder: any Decoder) throws {
-            self.reason = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(String.self, forKey: .reason)
+            self.reason = try decoder.container(keyedBy: CodingKeys.self).decodeUnlessNull(String.self, forKey: .reason)
             self.proof = try AccountSignature(from: decoder)
         }
     }
@@ -109,8 +109,8 @@ enum IdentityRequests {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            let name = try container.decodeIfPresent(String.self, forKey: .default)
-            let imageID = try container.decodeIfPresent(String.self, forKey: .imageId)
+            let name = try container.decodeUnlessNull(String.self, forKey: .default)
+            let imageID = try container.decodeUnlessNull(String.self, forKey: .imageId)
             switch (name, imageID) {
             case (let name?, nil): self.choice = .builtIn(name)
             case (nil, let id?): self.choice = .upload(id)
