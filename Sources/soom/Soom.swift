@@ -118,11 +118,26 @@ extension Soom {
                 """)
         var feedCache: Double = ProcessInfo.processInfo.environment["SOOM_FEED_CACHE"].flatMap(Double.init) ?? AppConfiguration.defaultFeedCacheLifetime
 
+        @Option(
+            name: .customLong("idle-timeout"),
+            help: """
+                Seconds a connection may stay open without a whole request head or body part arriving, between \
+                keep-alive requests or while one trickles in, 1-3600 (env SOOM_IDLE_TIMEOUT).
+                """)
+        var idleTimeout: Int = ProcessInfo.processInfo.environment["SOOM_IDLE_TIMEOUT"].flatMap(Int.init) ?? 60
+
+        @Option(
+            name: .customLong("header-timeout"),
+            help: "Seconds a new connection has to send its first request head, 1-600 (env SOOM_HEADER_TIMEOUT).")
+        var headerTimeout: Int = ProcessInfo.processInfo.environment["SOOM_HEADER_TIMEOUT"].flatMap(Int.init) ?? 10
+
         @OptionGroup var options: DatabaseOptions
         @OptionGroup var safety: SafetyOptions
 
         func validate() throws {
             guard (1...600).contains(self.shutdownTimeout) else { throw ValidationError("--shutdown-timeout must be 1-600 seconds") }
+            guard (1...3600).contains(self.idleTimeout) else { throw ValidationError("--idle-timeout must be 1-3600 seconds") }
+            guard (1...600).contains(self.headerTimeout) else { throw ValidationError("--header-timeout must be 1-600 seconds") }
             guard (0...300).contains(self.sessionCache) else { throw ValidationError("--session-cache must be 0-300 seconds") }
             guard (0...FeedPageCache.maximumLifetime).contains(self.feedCache) else { throw ValidationError("--feed-cache must be 0-1 seconds") }
         }
@@ -132,12 +147,14 @@ extension Soom {
             SoomMetrics.bootstrap()
             let logger = try self.options.logger()
             try await self.options.withDatabase { database in
-                let configuration = AppConfiguration(
+                var configuration = AppConfiguration(
                     hostname: self.hostname, port: self.port, database: database, logLevel: try self.options.level,
                     sessionCacheLifetime: Double(self.sessionCache), feedCacheLifetime: self.feedCache, moderation: try self.safety.moderation(), rateLimits: try self.safety.rateLimits(),
                     trustForwardedFor: self.safety.trustForwardedFor,
                     // From the environment only: a command-line argument would show in `ps`.
                     metricsToken: ProcessInfo.processInfo.environment["SOOM_METRICS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 })
+                configuration.idleTimeout = .seconds(self.idleTimeout)
+                configuration.requestHeadTimeout = .seconds(self.headerTimeout)
                 // SIGTERM or SIGINT: stop accepting, let in-flight requests finish for at most
                 // --shutdown-timeout seconds, then cancel what is left; the pool closes, and the
                 // embedded database (if any) is stopped by withDatabase.

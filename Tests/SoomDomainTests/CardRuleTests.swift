@@ -129,7 +129,7 @@ struct CardUseCaseTests {
         let environment = CardEnvironment(cards: repository, now: { now })
         let draft = try CardRuleTests.draft(tags: ["하늘"])
         let posted = try await PostCard(environment)(by: Self.author, parentID: nil, draft: draft, idempotencyKey: "k-1")
-        #expect(posted.card.createdAt == Date(timeIntervalSince1970: 1_800_000_000.123))
+        #expect(abs(posted.card.createdAt.timeIntervalSince1970 - 1_800_000_000.123) < 0.000_001)
         #expect(posted.card.author == UserSummary(id: Self.author.id, nickname: "글쓴이", profileImage: .builtIn(name: "sea-calm")))
         #expect(posted.card.isMine && posted.card.likeCount == 0 && posted.card.tags == ["하늘"])
         let call = try #require(repository.calls.withLock { $0.created.first })

@@ -9,7 +9,7 @@ struct IdentityUseCaseTests {
         let world = World()
         let signedIn = try await world.register("phone", nickname: "별")
         #expect(signedIn.account.nickname == "별")
-        #expect(signedIn.session.expiresAt == world.clock.now.addingTimeInterval(24 * 3600))
+        #expect(signedIn.session.expiresAt == world.clock.now.stamp.addingTimeInterval(24 * 3600))
         let caller = try await world.caller(signedIn)
         #expect(caller.account.id == signedIn.account.id)
         let storedHashes = world.repository.storage.withLock { Array($0.sessions.keys) }

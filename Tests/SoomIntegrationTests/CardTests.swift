@@ -2,6 +2,8 @@ import Foundation
 import HummingbirdTesting
 import Testing
 
+@testable import SoomHTTP
+
 @Suite("Cards and comment cards against PostgreSQL")
 struct CardTests {
     @Test("a card has the contract's full shape, a Location, and normalised tags")
@@ -247,6 +249,33 @@ struct CardTests {
             #expect(try await client.send(.get, "/v1/cards/\(own.id)", token: stayer).status == .notFound)
             #expect(try await client.send(.get, "/v1/cards/\(answer.id)", token: stayer).object["parentDeleted"] as? Bool == true)
             #expect(try await database.scalar("SELECT count(*)::int FROM likes") == 0)
+        }
+    }
+
+    @Test("createdAt is the same string in the response that created a card or an account and in every later read")
+    func createdAtIsOneValue() async throws {
+        try await withTestApp { client, database in
+            let (token, account) = try await TestDevice.a.register(client)
+            let me = try await client.send(.get, "/v1/me", token: token).object
+            #expect(me["createdAt"] as? String == account["createdAt"] as? String)
+            for index in 0..<40 {
+                let created = try await client.postCard(token, "시간 \(index)")
+                let read = try await client.send(.get, "/v1/cards/\(created.id)", token: token).object
+                #expect(read["createdAt"] as? String == created["createdAt"] as? String, "card \(index)")
+            }
+        }
+    }
+
+    @Test("a stamp reads back as the same millisecond after PostgreSQL's microseconds, for every millisecond")
+    func stampRoundTrip() {
+        for millis in stride(from: Int64(1_764_000_000_000), to: 1_764_000_002_000, by: 1) {
+            let stamp = Date(timeIntervalSince1970: Double(millis) / 1000 + 0.000_3).stamp
+            // What the driver stores: whole microseconds since 2000, truncated or rounded.
+            let since2000 = stamp.timeIntervalSince1970 - 946_684_800
+            for micros in [(since2000 * 1_000_000).rounded(.towardZero), (since2000 * 1_000_000).rounded()] {
+                let stored = Date(timeIntervalSince1970: micros / 1_000_000 + 946_684_800)
+                #expect(JSON.timestamp(stored) == JSON.timestamp(stamp), "\(millis)")
+            }
         }
     }
 }

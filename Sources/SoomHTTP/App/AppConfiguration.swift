@@ -33,6 +33,11 @@ public struct AppConfiguration: Sendable {
     /// How long a request's database work may take before it is `503 timeout` and rolled back
     /// (the contract's 10 seconds; tests shorten it). PostgreSQL ends statements a second earlier.
     public var requestDeadline: Duration = Database.defaultDeadline
+    /// How long a connection may stay open without a whole request head or body part arriving
+    /// (between keep-alive requests, or trickling one), `SOOM_IDLE_TIMEOUT`.
+    public var idleTimeout: Duration = .seconds(60)
+    /// How long a new connection has to send its first request head, `SOOM_HEADER_TIMEOUT`.
+    public var requestHeadTimeout: Duration = .seconds(10)
     /// Called with the port once the server listens (useful with `port: 0`, as the tests do).
     public var onServerRunning: (@Sendable (Int) async -> Void)?
 

@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import NIOCore
 import Logging
 import Metrics
 import PostgresNIO
@@ -86,8 +88,15 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
         identity: identity, cards: cards, tags: tags, people: people, notifications: notifications, images: images, database: database,
         catalog: catalog, rateLimiter: limiter, trustForwardedFor: configuration.trustForwardedFor, metricsToken: configuration.metricsToken)
 
+    // Slow and idle clients: the first request head within requestHeadTimeout of connecting; after
+    // that no more than idleTimeout without a whole request head or body part (see RequestHeadTimeoutHandler).
+    let headTimeout = TimeAmount(configuration.requestHeadTimeout)
+    let server = HTTPServerBuilder.http1(
+        configuration: .init(
+            additionalChannelHandlers: [RequestHeadTimeoutHandler(timeout: headTimeout)], idleTimeout: TimeAmount(configuration.idleTimeout)))
     var app = Application(
         router: router,
+        server: server,
         configuration: .init(address: .hostname(configuration.hostname, port: configuration.port), serverName: "soom"),
         services: [client] + sessionListener + jobs,
         onServerRunning: { channel in await configuration.onServerRunning?(channel.localAddress?.port ?? 0) },

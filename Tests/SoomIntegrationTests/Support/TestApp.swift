@@ -23,6 +23,7 @@ extension ModerationPolicy {
 func withTestApp(
     tagRankingCacheLifetime: Double = 0, feedCacheLifetime: Double = AppConfiguration.defaultFeedCacheLifetime, backgroundJobs: Bool = true, moderation: ModerationPolicy = .immediate, rateLimits: RateLimits? = nil,
     logLevel: Logger.Level = .warning, metricsToken: String? = nil, requestDeadline: Duration = Database.defaultDeadline,
+    adjust: @escaping @Sendable (inout AppConfiguration) -> Void = { _ in },
     _ test: @escaping @Sendable (any TestClientProtocol, TestDatabase) async throws -> Void
 ) async throws {
     try await TestAppSlots.withSlot {
@@ -30,7 +31,7 @@ func withTestApp(
             try await runTestApp(
                 AppOptions(
                     tagRankingCacheLifetime: tagRankingCacheLifetime, feedCacheLifetime: feedCacheLifetime, backgroundJobs: backgroundJobs, moderation: moderation, rateLimits: rateLimits,
-                    logLevel: logLevel, metricsToken: metricsToken, requestDeadline: requestDeadline),
+                    logLevel: logLevel, metricsToken: metricsToken, requestDeadline: requestDeadline, adjust: adjust),
                 test)
         } catch let error as PSQLError {
             // PSQLError's description hides the server's message; a failing test should show it.
@@ -48,6 +49,7 @@ private struct AppOptions {
     let logLevel: Logger.Level
     let metricsToken: String?
     let requestDeadline: Duration
+    let adjust: @Sendable (inout AppConfiguration) -> Void
 }
 
 private func runTestApp(_ options: AppOptions, _ test: @escaping @Sendable (any TestClientProtocol, TestDatabase) async throws -> Void) async throws {
@@ -60,6 +62,7 @@ private func runTestApp(_ options: AppOptions, _ test: @escaping @Sendable (any 
             tagRankingCacheLifetime: options.tagRankingCacheLifetime, feedCacheLifetime: options.feedCacheLifetime,
             moderation: options.moderation, rateLimits: options.rateLimits, metricsToken: options.metricsToken)
         appConfiguration.requestDeadline = options.requestDeadline
+        options.adjust(&appConfiguration)
         let app = try buildApplication(appConfiguration)
         try await app.test(.ahc(.http)) { client in
             try await test(client, TestDatabase(configuration: configuration))

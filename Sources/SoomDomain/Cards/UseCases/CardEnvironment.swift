@@ -20,8 +20,6 @@ public struct CardEnvironment: Sendable {
         self.now = now
     }
 
-    /// The time new cards are stamped with: whole milliseconds, as the contract shows times.
-    var stamp: Date {
-        Date(timeIntervalSince1970: (self.now().timeIntervalSince1970 * 1000).rounded(.down) / 1000)
-    }
+    /// The time new cards are stamped with: whole milliseconds, as the contract shows times (see `Date.stamp`).
+    var stamp: Date { self.now().stamp }
 }

@@ -46,7 +46,7 @@ public struct RegisterAccount: Sendable {
 
         // A suggested nickname can be taken between suggestion and insert: try a few more.
         for _ in 0..<5 {
-            let now = self.environment.now()
+            let now = self.environment.now().stamp
             let nickname: Nickname
             if let chosenNickname {
                 nickname = chosenNickname

@@ -1,0 +1,77 @@
+import Foundation
+import HummingbirdTesting
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Slow and idle clients: a connection that sends nothing, or never finishes its request head,
+/// is closed after the header timeout; one idle between requests after the idle timeout; and the
+/// server serves everyone else meanwhile.
+@Suite("Slow and idle connections")
+struct SlowClientTests {
+    @Test("silent and trickling connections are closed after the header timeout; idle keep-alive ones after the idle timeout; others are served meanwhile")
+    func slowClients() async throws {
+        try await withTestApp(adjust: {
+            $0.requestHeadTimeout = .seconds(1)
+            $0.idleTimeout = .seconds(2)
+        }) { client, _ in
+            let port = try #require(client.port)
+            // Fifty connections that send nothing, and one that trickles an unfinished head.
+            let silent = try (0..<50).map { _ in try RawConnection(port: port) }
+            let trickling = try RawConnection(port: port)
+            try trickling.send("GET /healthz HTTP/1.1\r\nHost: x\r\n")
+            // Meanwhile the server answers.
+            for _ in 0..<5 { #expect(try await client.send(.get, "/healthz").status == .ok) }
+            // Closed by the server within the header timeout (plus slack), not by us.
+            for connection in silent + [trickling] {
+                #expect(connection.waitForClose(within: 4), "a silent connection stayed open")
+            }
+            // A connection that made one request and then idles is closed by the idle timeout.
+            let keepAlive = try RawConnection(port: port)
+            try keepAlive.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(keepAlive.waitForClose(within: 1) == false, "closed before the idle timeout")
+            #expect(keepAlive.waitForClose(within: 4), "an idle keep-alive connection stayed open")
+            #expect(try await client.send(.get, "/healthz").status == .ok)
+        }
+    }
+}
+
+/// A plain TCP connection to the test server (blocking, for these few checks).
+final class RawConnection {
+    let socket: Int32
+
+    init(port: Int) throws {
+        self.socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(self.socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+    }
+
+    deinit { close(self.socket) }
+
+    func send(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        guard Glibc.send(self.socket, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else { throw POSIXError(.EPIPE) }
+    }
+
+    /// Whether the peer closes the connection within `seconds` (any response bytes are read and skipped).
+    func waitForClose(within seconds: Double) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while Date() < end {
+            var poller = pollfd(fd: self.socket, events: Int16(POLLIN), revents: 0)
+            let left = Int32(max(1, end.timeIntervalSinceNow * 1000))
+            guard poll(&poller, 1, left) > 0 else { continue }
+            let count = recv(self.socket, &buffer, buffer.count, 0)
+            if count <= 0 { return true }
+        }
+        return false
+    }
+}
