@@ -10,8 +10,12 @@
 # deduplicated summary of the failures, stops the server and removes the data directory.
 # Exits non-zero if Schemathesis reports failures (or if anything on the way fails).
 #
-# Not run by `swift test`. Needs bash, curl, openssl, python3 (with venv) and, the first
-# time, network access to PyPI.
+# Schemathesis reads the repository's schemathesis.toml: which documented answers that depend
+# on state (not on the request's shape) `positive_data_acceptance` accepts, per operation.
+#
+# Not run by `swift test` (.ci/run runs it after the tests). Needs bash, curl, openssl,
+# python3 with the venv module (Debian: python3-venv) and, the first time, network access
+# to PyPI.
 #
 # Environment (all optional):
 #   SOOM_CONTRACT_MAX_EXAMPLES  test cases per operation and phase (default 20)
@@ -31,6 +35,11 @@
 #                               kept (default ${TMPDIR:-/tmp}/soom-contract-report; the
 #                               previous run's reports there are removed first)
 #   SOOM_CONTRACT_EXTRA_ARGS    more arguments for `schemathesis run`, word-split
+#   SOOM_CONTRACT_CONFIG        the Schemathesis configuration (default: schemathesis.toml at
+#                               the repository root)
+#   SOOM_CONTRACT_SCHEMA        where Schemathesis loads the schema from (default: the served
+#                               /openapi.yaml of the binary under test; a file path to try an
+#                               edited openapi.yaml against an older binary)
 #
 # Operations that end the test session are excluded: DELETE /v1/me (withdraw) and
 # DELETE /v1/sessions/current (deleteCurrentSession).
@@ -48,6 +57,9 @@ phases=${SOOM_CONTRACT_PHASES:-}
 rate_limits=${SOOM_CONTRACT_RATE_LIMITS:-raised}
 venv=${SOOM_CONTRACT_VENV:-/tmp/st-venv}
 report_dir=${SOOM_CONTRACT_REPORT_DIR:-${TMPDIR:-/tmp}/soom-contract-report}
+repository=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+config=${SOOM_CONTRACT_CONFIG:-$repository/schemathesis.toml}
+schema=${SOOM_CONTRACT_SCHEMA:-}
 
 say() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'schemathesis.sh: %s\n' "$*" >&2; exit 2; }
@@ -56,11 +68,21 @@ die() { printf 'schemathesis.sh: %s\n' "$*" >&2; exit 2; }
 for tool in curl openssl python3; do
     command -v "$tool" >/dev/null || die "$tool is required"
 done
+[[ -f $config ]] || die "no Schemathesis configuration at '$config'"
+config=$(cd "$(dirname "$config")" && pwd)/$(basename "$config")
+if [[ -n $schema && $schema != http://* && $schema != https://* ]]; then
+    [[ -f $schema ]] || die "no schema file at '$schema'"
+    schema=$(cd "$(dirname "$schema")" && pwd)/$(basename "$schema")
+fi
 
 # --- 1. Schemathesis, pinned ---------------------------------------------------------------
 if [[ "$("$venv/bin/schemathesis" --version 2>/dev/null || true)" != *"version $SCHEMATHESIS_VERSION" ]]; then
     say "installing schemathesis==$SCHEMATHESIS_VERSION into $venv"
-    [[ -x $venv/bin/pip ]] || python3 -m venv "$venv"
+    if [[ ! -x $venv/bin/pip ]]; then
+        python3 -c 'import ensurepip, venv' 2>/dev/null \
+            || die "python3 cannot make a venv with pip (Debian/Ubuntu: apt-get install python3-venv)"
+        python3 -m venv "$venv"
+    fi
     "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
 fi
 "$venv/bin/schemathesis" --version >&2
@@ -144,7 +166,7 @@ token=$(sed -nE 's/.*"token":"([^"]+)".*/\1/p' "$work/account.json")
 curl -sf "$base/v1/me" -H "Authorization: Bearer $token" >/dev/null || die "the new session does not work"
 
 # --- 4. Schemathesis -----------------------------------------------------------------------
-args=(run "$base/openapi.yaml" --url "$base"
+args=(--config-file "$config" run "${schema:-$base/openapi.yaml}" --url "$base"
       -H "Authorization: Bearer $token"
       --checks all --seed "$seed" --workers "$workers" -n "$max_examples"
       --exclude-operation-id withdraw --exclude-operation-id deleteCurrentSession

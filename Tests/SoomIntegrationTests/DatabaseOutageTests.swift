@@ -16,6 +16,7 @@ struct DatabaseOutageTests {
         let cluster = try EmbeddedPostgres(
             dataDirectory: root.appendingPathComponent("postgres"), settings: ["fsync": "off"], logger: logger)
         ExitCleanup.register(cluster, removing: root)
+        try cluster.stopWhenGone(removing: root)
         let configuration = try await cluster.start()
         try await DatabaseMigration.run(configuration, logger: logger)
         let app = try buildApplication(AppConfiguration(hostname: "127.0.0.1", port: 0, database: configuration, logLevel: .critical))

@@ -75,6 +75,22 @@ public struct EmbeddedPostgres: Sendable {
             asUser: self.serviceUser)
     }
 
+    /// Starts a watchdog: a small shell process, in a session of its own, that stops this cluster
+    /// (and removes `folder`) once process `pid` is gone — also when that process was killed by a
+    /// signal (Ctrl-C, SIGTERM, SIGKILL) and no exit handler ran. For throwaway clusters (tests).
+    public func stopWhenGone(pid: pid_t = getpid(), removing folder: URL?) throws {
+        let pgctl = self.binaries.appendingPathComponent("pg_ctl").path
+        let stop = (self.serviceUser.map { ["/usr/sbin/runuser", "-u", $0, "--"] } ?? []) + [pgctl]
+        let script = """
+            while kill -0 "$1" 2>/dev/null; do sleep 1; done
+            if [ -f "$2/postmaster.pid" ]; then shift 3; "$@" stop -D "$data" -m immediate -w; fi
+            [ -n "$folder" ] && rm -rf "$folder"
+            """
+        try ProcessRunner.spawnDetached(
+            ["/usr/bin/env", "data=\(self.dataDirectory.path)", "folder=\(folder?.path ?? "")", "/bin/sh", "-c", script, "soom-watchdog", "\(pid)",
+             self.dataDirectory.path, "-"] + stop)
+    }
+
     /// Runs `initdb` once; returns the cluster's password.
     private func initialiseIfNeeded() async throws -> String {
         let fileManager = FileManager.default

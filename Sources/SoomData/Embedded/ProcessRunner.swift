@@ -43,7 +43,24 @@ struct ProcessRunner: Sendable {
         return output
     }
 
+    /// Starts `argv` in a session of its own, its output discarded, and does not wait for it: it
+    /// outlives this process, and a signal to this process's group does not reach it.
+    static func spawnDetached(_ argv: [String]) throws {
+        _ = try Self.spawn(argv, outputPath: "/dev/null")
+    }
+
     private static func spawnAndWait(_ argv: [String], outputPath: String) throws -> Int32 {
+        let pid = try Self.spawn(argv, outputPath: outputPath)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 {
+            guard errno == EINTR else { throw Failure(command: argv[0], status: -1, output: "waitpid failed: errno \(errno)") }
+        }
+        // WIFEXITED / WEXITSTATUS, which Swift does not import as macros.
+        let terminatingSignal = status & 0x7f
+        return terminatingSignal == 0 ? (status >> 8) & 0xff : 128 + terminatingSignal
+    }
+
+    private static func spawn(_ argv: [String], outputPath: String) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -64,12 +81,6 @@ struct ProcessRunner: Sendable {
         guard spawned == 0 else {
             throw Failure(command: argv[0], status: -1, output: "cannot start: \(String(cString: strerror(spawned)))")
         }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 {
-            guard errno == EINTR else { throw Failure(command: argv[0], status: -1, output: "waitpid failed: errno \(errno)") }
-        }
-        // WIFEXITED / WEXITSTATUS, which Swift does not import as macros.
-        let terminatingSignal = status & 0x7f
-        return terminatingSignal == 0 ? (status >> 8) & 0xff : 128 + terminatingSignal
+        return pid
     }
 }

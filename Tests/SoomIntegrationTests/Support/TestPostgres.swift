@@ -71,6 +71,9 @@ actor TestPostgres {
                 settings: ["fsync": "off", "synchronous_commit": "off", "full_page_writes": "off", "max_connections": "500"],
                 logger: logger)
             ExitCleanup.register(embedded, removing: root)
+            // A killed test run (Ctrl-C, a CI timeout, SIGKILL) runs no exit handler: the watchdog
+            // stops the cluster and removes its folder once this process is gone.
+            try embedded.stopWhenGone(removing: root)
             admin = try await embedded.start()
         }
         let template = "soom_template_\(getpid())"
