@@ -6,6 +6,7 @@ import NIOCore
 import PostgresNIO
 import SoomData
 import SoomDomain
+import Synchronization
 import Testing
 @testable import SoomHTTP
 
@@ -64,8 +65,11 @@ private func runTestApp(_ options: AppOptions, _ test: @escaping @Sendable (any 
         appConfiguration.requestDeadline = options.requestDeadline
         options.adjust(&appConfiguration)
         let app = try buildApplication(appConfiguration)
-        try await app.test(.ahc(.http)) { client in
-            try await test(client, TestDatabase(configuration: configuration))
+        try await runBounded { testFinished in
+            try await app.test(.ahc(.http)) { client in
+                defer { testFinished() }
+                try await test(client, TestDatabase(configuration: configuration))
+            }
         }
     }
 }
@@ -204,4 +208,91 @@ struct TestDatabaseError: Error, CustomStringConvertible {
 struct ResponseShapeError: Error, CustomStringConvertible {
     let body: String
     var description: String { "not a JSON object: \(self.body.prefix(300))" }
+}
+
+/// Runs a test app (its test and then its shutdown) with deadlines, so that no wait can hang
+/// the whole run. `body` calls `testFinished` when its test is over and the app's shutdown begins.
+/// - A test not finished after `testLimit` fails the test.
+/// - A shutdown not finished `shutdownLimit` after its test is given up on — as `soom serve`
+///   gives up after `--shutdown-timeout` — and recorded as a known issue, visible in the output.
+///   (A run that hung, 17 tests at 0 % CPU for ever, had an app's services still running after
+///   its test had passed.)
+func runBounded(
+    testLimit: Duration = .seconds(300), shutdownLimit: Duration = .seconds(30),
+    _ body: @escaping @Sendable (_ testFinished: @escaping @Sendable () -> Void) async throws -> Void
+) async throws {
+    let testOver = FirstOutcome()
+    let allOver = FirstOutcome()
+    let work = Task {
+        do {
+            try await body { testOver.resolve(.success(())) }
+            allOver.resolve(.success(()))
+        } catch {
+            allOver.resolve(.failure(error))
+        }
+        testOver.resolve(.success(()))
+    }
+    let testTimer = Task {
+        try await Task.sleep(for: testLimit)
+        testOver.resolve(.failure(TestTimedOut(limit: testLimit, phase: "test")))
+    }
+    defer { testTimer.cancel() }
+    if case .failure(let error) = await testOver.value {
+        work.cancel()
+        Issue.record(error)
+        return
+    }
+    let shutdownTimer = Task {
+        try await Task.sleep(for: shutdownLimit)
+        allOver.resolve(.failure(TestTimedOut(limit: shutdownLimit, phase: "shutdown")))
+    }
+    defer { shutdownTimer.cancel() }
+    let outcome = await allOver.value
+    if case .failure(let error as TestTimedOut) = outcome {
+        work.cancel()
+        withKnownIssue("a test app's shutdown did not finish within \(error.limit) after its test; given up on", isIntermittent: true) {
+            Issue.record(error)
+        }
+        return
+    }
+    try outcome.get()
+}
+
+struct TestTimedOut: Error, CustomStringConvertible {
+    let limit: Duration
+    let phase: String
+    var description: String { "\(self.phase) not finished within \(self.limit)" }
+}
+
+/// The first of several results; later ones are ignored.
+final class FirstOutcome: Sendable {
+    private struct State {
+        var result: Result<Void, any Error>?
+        var waiter: CheckedContinuation<Result<Void, any Error>, Never>?
+    }
+
+    private let state = Mutex(State())
+
+    func resolve(_ result: Result<Void, any Error>) {
+        let waiter = self.state.withLock { state -> CheckedContinuation<Result<Void, any Error>, Never>? in
+            guard state.result == nil else { return nil }
+            state.result = result
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: result)
+    }
+
+    var value: Result<Void, any Error> {
+        get async {
+            await withCheckedContinuation { continuation in
+                let ready = self.state.withLock { state -> Result<Void, any Error>? in
+                    if let result = state.result { return result }
+                    state.waiter = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        }
+    }
 }
