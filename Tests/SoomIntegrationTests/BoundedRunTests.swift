@@ -11,7 +11,8 @@ struct BoundedRunTests {
             testFinished()
             try await Task.sleep(for: .seconds(600))
         }
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // Not the ten minutes the shutdown would take (a loaded machine may delay the timer).
+        #expect(ContinuousClock.now - started < .seconds(120))
     }
 
     @Test("a test that never ends fails after its limit")
@@ -20,7 +21,7 @@ struct BoundedRunTests {
         await withKnownIssue("the stuck test is recorded as a failure") {
             try await runBounded(testLimit: .seconds(1)) { _ in try await Task.sleep(for: .seconds(600)) }
         }
-        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(ContinuousClock.now - started < .seconds(120))
     }
 
     @Test("a test's own error still fails it")

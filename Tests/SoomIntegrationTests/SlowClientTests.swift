@@ -26,13 +26,13 @@ struct SlowClientTests {
             for _ in 0..<5 { #expect(try await client.send(.get, "/healthz").status == .ok) }
             // Closed by the server within the header timeout (plus slack), not by us.
             for connection in silent + [trickling] {
-                #expect(connection.waitForClose(within: 4), "a silent connection stayed open")
+                #expect(await connection.closes(within: 4), "a silent connection stayed open")
             }
             // A connection that made one request and then idles is closed by the idle timeout.
             let keepAlive = try RawConnection(port: port)
             try keepAlive.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(keepAlive.waitForClose(within: 1) == false, "closed before the idle timeout")
-            #expect(keepAlive.waitForClose(within: 4), "an idle keep-alive connection stayed open")
+            #expect(await keepAlive.closes(within: 1) == false, "closed before the idle timeout")
+            #expect(await keepAlive.closes(within: 4), "an idle keep-alive connection stayed open")
             #expect(try await client.send(.get, "/healthz").status == .ok)
         }
     }
@@ -61,15 +61,24 @@ final class RawConnection {
         guard Glibc.send(self.socket, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else { throw POSIXError(.EPIPE) }
     }
 
+    /// `waitForClose` on a thread of its own: the blocking wait must not hold one of the few
+    /// threads every test's tasks share.
+    func closes(within seconds: Double) async -> Bool {
+        let socket = self.socket
+        return await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: Self.waitForClose(socket, within: seconds)) }
+        }
+    }
+
     /// Whether the peer closes the connection within `seconds` (any response bytes are read and skipped).
-    func waitForClose(within seconds: Double) -> Bool {
+    static func waitForClose(_ socket: Int32, within seconds: Double) -> Bool {
         let end = Date().addingTimeInterval(seconds)
         var buffer = [UInt8](repeating: 0, count: 4096)
         while Date() < end {
-            var poller = pollfd(fd: self.socket, events: Int16(POLLIN), revents: 0)
+            var poller = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
             let left = Int32(max(1, end.timeIntervalSinceNow * 1000))
             guard poll(&poller, 1, left) > 0 else { continue }
-            let count = recv(self.socket, &buffer, buffer.count, 0)
+            let count = recv(socket, &buffer, buffer.count, 0)
             if count <= 0 { return true }
         }
         return false

@@ -34,7 +34,7 @@ public struct Database: Sendable {
 
     /// Runs `query` and returns all its rows.
     public func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        try await self.withDeadline(.statement) {
+        try await self.withDeadline(.statement, watchingConnection: true) {
             try await self.client.withConnection { connection in
                 OperationGate.current?.connected()
                 return try await connection.query(query, logger: self.logger).collect()
@@ -44,7 +44,7 @@ public struct Database: Sendable {
 
     /// Runs a prepared statement (parsed and planned once per connection) and returns its rows.
     public func rows<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] where Statement.Row: Sendable {
-        try await self.withDeadline(.prepared) {
+        try await self.withDeadline(.prepared, watchingConnection: true) {
             try await self.client.withConnection { connection in
                 OperationGate.current?.connected()
                 return try await Self.collect(connection.execute(statement, logger: self.logger))
@@ -73,7 +73,7 @@ public struct Database: Sendable {
 
     /// Runs `body` in a transaction on one connection: committed when it returns, rolled back when it throws.
     public func transaction<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
-        try await self.withDeadline(.transaction) {
+        try await self.withDeadline(.transaction, watchingConnection: true) {
             try await self.client.withConnection { connection in
                 OperationGate.current?.connected()
                 try await connection.query("BEGIN", logger: self.logger)
@@ -113,8 +113,11 @@ public struct Database: Sendable {
     ///
     /// Metrics: `soom_db_operations_in_flight` (running or waiting for a pooled connection) and
     /// `soom_db_operation_duration` by kind and outcome, the deadline's wait included.
+    /// With `watchingConnection`, the operation reports when it has its pooled connection
+    /// (`OperationGate.connected()`), and one still waiting after `connectionPatience` is
+    /// `DatabaseUnavailable`; other operations (a migration) have only the deadline.
     func withDeadline<T: Sendable>(
-        _ kind: OperationKind = .statement, _ operation: @escaping @Sendable () async throws -> T
+        _ kind: OperationKind = .statement, watchingConnection: Bool = false, _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let logger = self.logger
         let metrics = OperationMetrics.shared
@@ -126,7 +129,7 @@ public struct Database: Sendable {
             metrics.duration(kind, outcome).recordNanoseconds(Self.nanoseconds(started.duration(to: .now)))
         }
         do {
-            let result = try await Self.race(self.deadline, gate: OperationGate()) {
+            let result = try await Self.race(self.deadline, gate: watchingConnection ? OperationGate() : nil) {
                 var attempt = 1
                 while true {
                     do {
