@@ -19,10 +19,15 @@
 #
 # Environment (all optional):
 #   SOOM_CONTRACT_MAX_EXAMPLES  test cases per operation and phase (default 20)
+#   SOOM_CONTRACT_DETERMINISTIC 1 (default): Schemathesis' deterministic mode
+#                               (--generation-deterministic): every run generates the same
+#                               cases, so a run that passed passes again and a failure can be
+#                               replayed; 0: random cases from SOOM_CONTRACT_SEED
 #   SOOM_CONTRACT_MAX_TIME      seconds for the whole Schemathesis run; fuzzing and stateful
-#                               testing repeat until it is spent. 0 = no limit, the run ends
-#                               when MAX_EXAMPLES are done (default 210)
-#   SOOM_CONTRACT_SEED          Schemathesis seed (default 1)
+#                               testing repeat until it is spent (which makes the cases depend
+#                               on the machine's speed). 0 = no limit, the run ends when
+#                               MAX_EXAMPLES are done (default 0)
+#   SOOM_CONTRACT_SEED          Schemathesis seed, when not deterministic (default 1)
 #   SOOM_CONTRACT_WORKERS       Schemathesis workers (default 1)
 #   SOOM_CONTRACT_PHASES        e.g. examples,coverage,fuzzing (default: all four phases)
 #   SOOM_CONTRACT_RATE_LIMITS   raised (default): rate limiting on, with limits far above what
@@ -50,7 +55,8 @@ SCHEMATHESIS_VERSION=4.32.5
 
 binary=${1:-.build/debug/soom}
 max_examples=${SOOM_CONTRACT_MAX_EXAMPLES:-20}
-max_time=${SOOM_CONTRACT_MAX_TIME:-210}
+max_time=${SOOM_CONTRACT_MAX_TIME:-0}
+deterministic=${SOOM_CONTRACT_DETERMINISTIC:-1}
 seed=${SOOM_CONTRACT_SEED:-1}
 workers=${SOOM_CONTRACT_WORKERS:-1}
 phases=${SOOM_CONTRACT_PHASES:-}
@@ -173,6 +179,7 @@ args=(--config-file "$config" run "${schema:-$base/openapi.yaml}" --url "$base"
       --report json,ndjson,junit --report-dir "$report_dir"
       --no-color --output-truncate false)
 [[ $max_time != 0 ]] && args+=(--max-time "$max_time")
+[[ $deterministic == 1 ]] && args+=(--generation-deterministic)
 [[ -n $phases ]] && args+=(--phases "$phases")
 # shellcheck disable=SC2206
 [[ -n ${SOOM_CONTRACT_EXTRA_ARGS:-} ]] && args+=(${SOOM_CONTRACT_EXTRA_ARGS})
