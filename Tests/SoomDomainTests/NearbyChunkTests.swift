@@ -84,6 +84,9 @@ struct NearbyChunkTests {
         let second = try await ReadFeed(environment)(.nearby(nearby, .five), page: try PageRequest(limit: 20, cursor: nil), viewer: UUID())
         #expect(second.cards.map(\.id) == repository.nearby(around: nearby, radius: .five, after: nil).prefix(20).map(\.entry.card.id))
         #expect(repository.calls.withLock { ($0.chunkReads.count, $0.pages.count, $0.marks.count) } == (reads, 0, 2))
+        // Each card carries its chunk entry's memo, so its encoded form is shared too.
+        guard case .cards(let memos) = second.shared else { Issue.record("no memos: \(String(describing: second.shared))"); return }
+        #expect(memos.count == second.cards.count)
     }
 
     @Test("a post drops the chunks of its cell's prefixes and no others; the next page shows it")
@@ -138,6 +141,46 @@ struct NearbyChunkTests {
         cache.land(other, with: nil)
         // Nobody is reading it: the answer is what is kept (nothing), at once.
         #expect(await cache.awaitChunk(other, at: now) == nil)
+    }
+
+    @Test("a chunk in its last quarter of life is read again in the background: readers never wait for it, and a change from elsewhere shows within the lifetime")
+    func refreshAhead() async throws {
+        let repository = RecordingCardRepository(located: Self.city(300, seed: 8))
+        let start = Date(timeIntervalSince1970: 1_900_000_000)
+        let clock = Mutex(start)
+        let environment = CardEnvironment(cards: repository, feedPages: FeedPageCache(lifetime: 1), now: { clock.withLock { $0 } })
+        let request = try PageRequest(limit: 20, cursor: nil)
+        func page() async throws -> [UUID] {
+            try await ReadFeed(environment)(.nearby(Self.seoul, .five), page: request, viewer: Self.viewer).cards.map(\.id)
+        }
+        func reads() -> Int { repository.calls.withLock { $0.chunkReads.count } }
+
+        let first = try await page()
+        let read = reads()
+        #expect(read == 1)
+        // Posted through another instance: nothing here drops the chunks.
+        let posted = Self.entry(at: Self.seoul, micros: 10_000_000_000)
+        repository.located.withLock { $0.append(posted) }
+
+        clock.withLock { $0 = start.addingTimeInterval(0.5) }
+        #expect(try await page() == first)
+        #expect(reads() == read, "not yet due")
+
+        clock.withLock { $0 = start.addingTimeInterval(0.8) }
+        #expect(try await page() == first, "served from the kept chunks at once")
+        let deadline = ContinuousClock.now + .seconds(5)
+        while reads() == read, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(reads() == read + 1, "read again once, in the background")
+        // The read-ahead is claimed for every chunk of the page: this waits until it has landed.
+        for prefix in NearbyCover(around: Self.seoul, radius: .five).prefixes {
+            #expect(await environment.feedPages.awaitChunk(NearbyChunk.Key(prefix: prefix, after: nil, size: 21), at: start.addingTimeInterval(1.2)) != nil)
+        }
+
+        // Past the first chunks' expiry: the read-ahead ones serve, and show the post.
+        clock.withLock { $0 = start.addingTimeInterval(1.2) }
+        #expect(try await page().first == posted.card.id)
+        #expect(reads() == read + 1, "no reader read in the foreground")
+        #expect(repository.calls.withLock { $0.pages.count } == 0)
     }
 
     @Test("positions order as PostgreSQL orders (created_at, id) descending: time first, then the id's bytes")

@@ -116,16 +116,37 @@ struct JSONWriterTests {
             var direct = JSONWriter()
             CardListBody(cards: page, nextCursor: "abc").write(to: &direct)
             var fromMemo = JSONWriter()
-            CardListBody(cards: page, nextCursor: "abc", shared: memo).write(to: &fromMemo)
+            CardListBody(cards: page, nextCursor: "abc", shared: .page(memo)).write(to: &fromMemo)
             #expect(fromMemo.bytes == direct.bytes)
         }
         #expect(memo.value { SharedCardsJSON([]) }.ids == [card.id, plain.id], "the first reader's write filled the memo")
         // A memo made for other cards is not used.
         var other = JSONWriter()
-        CardListBody(cards: [plain], nextCursor: nil, shared: memo).write(to: &other)
+        CardListBody(cards: [plain], nextCursor: nil, shared: .page(memo)).write(to: &other)
         var expected = JSONWriter()
         CardListBody(cards: [plain], nextCursor: nil).write(to: &expected)
         #expect(other.bytes == expected.bytes)
         #expect(try Self.parse(other) is [String: Any])
+
+        // Nearby cards from kept chunk entries: each card's common members are written once into
+        // its entry's memo; each reader's distance and flags (and a count their own like made
+        // newer) are their own, and the bytes are what writing each card gives.
+        let memos = [SharedPageMemo(), SharedPageMemo()]
+        let readers: [(UUID, Double, Int?)] = [(card.author.id, 300, nil), (plain.author.id, 2_000, card.likeCount + 1), (UUID(), 100, nil)]
+        for (viewer, metres, likeCount) in readers {
+            let page = [card, plain].map { $0.measured(metres).seen(by: viewer, liked: likeCount != nil && $0.id == card.id, likeCount: $0.id == card.id ? likeCount : nil) }
+            var direct = JSONWriter()
+            CardListBody(cards: page, nextCursor: nil).write(to: &direct)
+            var fromMemos = JSONWriter()
+            CardListBody(cards: page, nextCursor: nil, shared: .cards(memos)).write(to: &fromMemos)
+            #expect(fromMemos.bytes == direct.bytes, "distance \(metres)")
+        }
+        #expect(memos.map { $0.value { SharedCardJSON(card) }.id } == [card.id, plain.id], "the first reader's write filled the memos")
+        // Memos that do not match the page's cards one for one are not used.
+        var mismatched = JSONWriter()
+        CardListBody(cards: [plain, card], nextCursor: nil, shared: .cards(memos)).write(to: &mismatched)
+        var plainly = JSONWriter()
+        CardListBody(cards: [plain, card], nextCursor: nil).write(to: &plainly)
+        #expect(mismatched.bytes == plainly.bytes)
     }
 }

@@ -65,14 +65,14 @@ public struct FeedPosition: Sendable, Equatable {
 public struct FeedPage: Sendable, Equatable {
     public let cards: [Card]
     public let next: FeedPosition?
-    /// Set on a page kept by `FeedPageCache` (and the readers' pages made from it); not part of
-    /// the page's value.
-    public let memo: SharedPageMemo?
+    /// Set on a page kept by `FeedPageCache` and on the readers' pages made from kept pages or
+    /// nearby chunks; not part of the page's value.
+    public let shared: SharedMemos?
 
-    public init(cards: [Card], next: FeedPosition?, memo: SharedPageMemo? = nil) {
+    public init(cards: [Card], next: FeedPosition?, shared: SharedMemos? = nil) {
         self.cards = cards
         self.next = next
-        self.memo = memo
+        self.shared = shared
     }
 
     public static func == (lhs: FeedPage, rhs: FeedPage) -> Bool {

@@ -38,6 +38,9 @@ public final class FeedPageCache: Sendable {
     /// Per-card changes remembered for refusing reads that began before them; a read older than
     /// the oldest remembered change is refused.
     public static let changeLogSize = 1024
+    /// The share of `lifetime` after which a kept chunk still in use is read again ahead of its
+    /// expiry (`chunks(_:at:)`): a quarter of the lifetime is left for that read to land.
+    public static let refreshAhead = 0.75
 
     public let lifetime: TimeInterval
     /// Pages kept at most; when full, the expired ones go, and if that is not enough, all of them.
@@ -164,14 +167,28 @@ public final class FeedPageCache: Sendable {
         return chunk
     }
 
-    /// The kept chunks for `keys`, in order (nil where none is kept), under one lock.
-    public func chunks(_ keys: [NearbyChunk.Key], at now: Date) -> [NearbyChunk?] {
-        guard self.isEnabled else { return keys.map { _ in nil } }
+    /// The kept chunks for `keys`, in order (nil where none is kept), under one lock; and `due`:
+    /// those of them older than `refreshAhead` of the lifetime that nobody is reading yet, now
+    /// claimed for the caller, who reads them again in the background and must `land` each.
+    ///
+    /// So a chunk many readers use is replaced before it expires, while they go on using it: none
+    /// of them waits for its read, and chunks of many places do not all expire and get read at
+    /// the same moment. A chunk nobody asks for in its last quarter expires as before.
+    public func chunks(_ keys: [NearbyChunk.Key], at now: Date) -> (chunks: [NearbyChunk?], due: [NearbyChunk.Key]) {
+        guard self.isEnabled else { return (keys.map { _ in nil }, []) }
         return self.storage.withLock { storage in
-            keys.map { key in
+            var due: [NearbyChunk.Key] = []
+            let chunks = keys.map { key -> NearbyChunk? in
                 guard case .chunk(let chunk) = self.kept(.chunk(key), at: now, in: &storage) else { return nil }
+                if let entry = storage.entries[.chunk(key)], now.timeIntervalSince(entry.readAt) >= self.lifetime * Self.refreshAhead,
+                    storage.flights[key] == nil
+                {
+                    storage.flights[key] = []
+                    due.append(key)
+                }
                 return chunk
             }
+            return (chunks, due)
         }
     }
 
@@ -197,7 +214,7 @@ public final class FeedPageCache: Sendable {
     /// Keeps `page`, read with `ticket`, unless something it shows was invalidated since the ticket was taken.
     public func store(_ page: FeedPage, for key: Key, ticket: Ticket) {
         // A fresh memo per kept page: what outer layers derive from it lives and dies with it.
-        self.keep(.page(FeedPage(cards: page.cards, next: page.next, memo: SharedPageMemo())), for: .page(key), cost: Self.cost(of: page), ticket: ticket)
+        self.keep(.page(FeedPage(cards: page.cards, next: page.next, shared: .page(SharedPageMemo()))), for: .page(key), cost: Self.cost(of: page), ticket: ticket)
     }
 
     /// Keeps `chunk`, read with `ticket`, unless a card it shows changed or a card was posted in

@@ -31,14 +31,22 @@ public struct NearbyChunk: Sendable, Equatable {
         public let card: Card
         public let micros: Int64
         public let centre: GeoLocation
+        /// What outer layers derive from this card as everyone sees it, once for every reader whose
+        /// page shows it (`SharedMemos.cards`); not part of the entry's value.
+        public let memo: SharedPageMemo
 
         public init(card: Card, micros: Int64, centre: GeoLocation) {
             self.card = card
             self.micros = micros
             self.centre = centre
+            self.memo = SharedPageMemo()
         }
 
         public var position: FeedPosition { FeedPosition(createdAtMicros: self.micros, id: self.card.id) }
+
+        public static func == (lhs: Entry, rhs: Entry) -> Bool {
+            lhs.card == rhs.card && lhs.micros == rhs.micros && lhs.centre == rhs.centre
+        }
     }
 
     /// Which chunk: the prefix, the position it starts below (nil: the newest) and its size.

@@ -21,6 +21,8 @@ extension ReadFeed {
     /// a deeper page starts from the newest chunk of a prefix when that reaches below the cursor.
     /// A chunk that is not kept is read by one reader while the others wanting it wait for that
     /// read (`FeedPageCache.claim`): a chunk expiring under load is read once, not by everyone.
+    /// A kept chunk in its last quarter of life is read again in the background by the first
+    /// reader who finds it so (`refreshInBackground`), so a chunk in use rarely expires at all.
     func nearbyFromChunks(around location: GeoLocation, radius: NearbyRadius, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
         let cache = self.environment.feedPages
         let cover = NearbyCover(around: location, radius: radius)
@@ -28,11 +30,15 @@ extension ReadFeed {
         let size = limit + 1
         let now = self.environment.now()
 
-        var lanes = cover.prefixes.map { prefix in
-            // Below a cursor, the newest chunk serves when it reaches the cursor.
-            if let position, let head = cache.chunk(NearbyChunk.Key(prefix: prefix, after: nil, size: size), at: now),
-                head.isComplete || head.end.map({ !$0.precedes(position) }) == true
-            {
+        // Below a cursor, the newest chunk of a prefix serves when it reaches the cursor.
+        var heads: [NearbyChunk?] = cover.prefixes.map { _ in nil }
+        if position != nil {
+            let lookup = cache.chunks(cover.prefixes.map { NearbyChunk.Key(prefix: $0, after: nil, size: size) }, at: now)
+            self.refreshInBackground(lookup.due, at: now)
+            heads = lookup.chunks
+        }
+        var lanes = zip(cover.prefixes, heads).map { prefix, head in
+            if let position, let head, head.isComplete || head.end.map({ !$0.precedes(position) }) == true {
                 return Lane(prefix: prefix, entries: head.entries.filter { position.precedes($0.position) }, end: head.end, complete: head.isComplete, next: nil)
             }
             return Lane(prefix: prefix, entries: [], end: position, complete: false, next: NearbyChunk.Key(prefix: prefix, after: position, size: size))
@@ -41,7 +47,9 @@ extension ReadFeed {
         for _ in 0..<Self.nearbyRounds {
             var missing: [Int] = []
             let wanted = lanes.indices.filter { lanes[$0].next != nil }
-            for (index, chunk) in zip(wanted, cache.chunks(wanted.map { lanes[$0].next! }, at: now)) {
+            let lookup = cache.chunks(wanted.map { lanes[$0].next! }, at: now)
+            self.refreshInBackground(lookup.due, at: now)
+            for (index, chunk) in zip(wanted, lookup.chunks) {
                 if let chunk { lanes[index].extend(with: chunk) } else { missing.append(index) }
             }
             if !missing.isEmpty {
@@ -71,7 +79,8 @@ extension ReadFeed {
 
             // The newest `size` candidates: the lanes merged newest first (each is in order), so
             // only the cards the page reaches are measured, however many lanes a wide radius has.
-            var candidates: [(entry: NearbyChunk.Entry, distance: Double)] = []
+            // Candidates are where they are in their lane: entries (a card each) are not copied.
+            var candidates: [(lane: Int, index: Int, distance: Double)] = []
             var heads = Array(repeating: 0, count: lanes.count)
             while candidates.count < size {
                 var newest = -1
@@ -79,13 +88,13 @@ extension ReadFeed {
                     if newest < 0 || lanes[index].entries[heads[index]].position.precedes(lanes[newest].entries[heads[newest]].position) { newest = index }
                 }
                 guard newest >= 0 else { break }
-                let entry = lanes[newest].entries[heads[newest]]
+                let centre = lanes[newest].entries[heads[newest]].centre
+                let distance = NearbyCover.haversine(location.latitude, location.longitude, centre.latitude, centre.longitude)
+                if distance <= radius.metres { candidates.append((newest, heads[newest], distance)) }
                 heads[newest] += 1
-                let distance = NearbyCover.haversine(location.latitude, location.longitude, entry.centre.latitude, entry.centre.longitude)
-                if distance <= radius.metres { candidates.append((entry, distance)) }
             }
             // The last candidate the page needs; a lane that may hold more must be read down to it.
-            let last = candidates.count >= size ? candidates[size - 1].entry.position : nil
+            let last = candidates.count >= size ? lanes[candidates[size - 1].lane].entries[candidates[size - 1].index].position : nil
             var certain = true
             for index in lanes.indices where !lanes[index].complete {
                 guard let end = lanes[index].end else { continue }
@@ -95,15 +104,41 @@ extension ReadFeed {
             }
             guard certain else { continue }
 
-            let shown = candidates.prefix(limit)
-            let next = candidates.count > limit ? shown.last.map(\.entry.position) : nil
-            let shared = FeedPage(cards: shown.map { $0.entry.card.measured($0.distance) }, next: next)
+            let shown = candidates.prefix(limit).map { lanes[$0.lane].entries[$0.index] }
+            let distances = candidates.prefix(limit).map(\.distance)
+            let next = candidates.count > limit ? shown.last?.position : nil
+            let shared = FeedPage(
+                cards: zip(shown, distances).map { $0.card.measured($1) }, next: next, shared: .cards(shown.map(\.memo)))
             if shared.cards.isEmpty { return shared }
             let marks = try await self.environment.cards.viewerMarks(
                 of: viewer, cards: shared.cards.map(\.id), authors: Array(Set(shared.cards.map(\.author.id))))
             return marks.blocked ? nil : shared.seen(by: viewer, marks: marks)
         }
         return nil
+    }
+
+    /// Reads again, in a task of their own, the chunks `FeedPageCache.chunks(_:at:)` found due for
+    /// a read ahead of their expiry and claimed for this reader; the page does not wait for it.
+    ///
+    /// A failed read is not an error of this page (it was made from the kept chunks, which serve
+    /// until they expire): the claims are released, and the reader who then finds a chunk gone
+    /// reads it in the foreground and meets the error, if there still is one.
+    private func refreshInBackground(_ keys: [NearbyChunk.Key], at now: Date) {
+        guard !keys.isEmpty else { return }
+        let cache = self.environment.feedPages
+        let cards = self.environment.cards
+        let ticket = cache.ticket(at: now)
+        Task {
+            do {
+                let chunks = try await cards.nearbyChunks(keys)
+                for (key, chunk) in zip(keys, chunks) {
+                    cache.store(chunk, for: key, ticket: ticket)
+                    cache.land(key, with: chunk)
+                }
+            } catch {
+                for key in keys { cache.land(key, with: nil) }
+            }
+        }
     }
 }
 
@@ -120,7 +155,8 @@ private struct Lane {
     var next: NearbyChunk.Key?
 
     mutating func extend(with chunk: NearbyChunk) {
-        self.entries += chunk.entries
+        // Most lanes take one chunk: share its storage rather than copy its entries.
+        if self.entries.isEmpty { self.entries = chunk.entries } else { self.entries += chunk.entries }
         self.end = chunk.end ?? self.end
         self.complete = chunk.isComplete
         self.next = nil

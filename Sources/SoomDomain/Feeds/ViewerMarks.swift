@@ -22,6 +22,6 @@ extension FeedPage {
                 let likeCount = marks.liked[card.id]
                 return card.seen(by: viewer, liked: likeCount != nil, likeCount: likeCount)
             },
-            next: self.next, memo: self.memo)
+            next: self.next, shared: self.shared)
     }
 }

@@ -16,6 +16,13 @@ struct CardBody: JSONWritable, Equatable {
     /// (Members come in this order so that a shared page's cards can be written once for all its
     /// readers; JSON objects are unordered.)
     static func writeShared(_ card: Card, to writer: inout JSONWriter) {
+        Self.writeCommon(card, to: &writer)
+        Self.writeDistance(card, to: &writer)
+    }
+
+    /// `writeShared` without `distanceMeters`: what is the same for every reader of a nearby card
+    /// (each reader's distance is their own).
+    static func writeCommon(_ card: Card, to writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("id")
         writer.uuid(card.id)
@@ -43,6 +50,10 @@ struct CardBody: JSONWritable, Equatable {
         writer.int(card.likeCount)
         writer.key("commentCount")
         writer.int(card.commentCount)
+    }
+
+    /// `distanceMeters`.
+    static func writeDistance(_ card: Card, to writer: inout JSONWriter) {
         // A band in whole metres (100, 200, …, 900, 1000, 2000, …): written as an integer.
         writer.key("distanceMeters")
         if let distance = card.distanceMeters, distance.isFinite, let metres = Int(exactly: distance.rounded(.up)) {
@@ -113,29 +124,60 @@ struct ImageBody: JSONWritable, Equatable {
 struct CardListBody: JSONWritable, Equatable {
     let cards: [Card]
     let nextCursor: String?
-    /// The memo of the kept shared page these cards were completed from: each card's shared
-    /// members are written once per kept page, kept there, and copied for every reader.
-    var shared: SharedPageMemo? = nil
+    /// The memos of the kept shared page or nearby chunks these cards were completed from: each
+    /// card's shared members are written once, kept there, and copied for every reader.
+    var shared: SharedMemos? = nil
 
     /// Room for a typical page in one allocation (a card is about 600 bytes).
     var capacity: Int { 64 + self.cards.count * 768 }
 
     func write(to writer: inout JSONWriter) {
-        if let shared {
-            let written = shared.value { SharedCardsJSON(self.cards) }
-            // The memo belongs to the page these cards came from; the check costs a comparison of IDs.
-            if written.ids.elementsEqual(self.cards.lazy.map(\.id)) {
-                ListJSON.write(self.cards.indices, nextCursor: self.nextCursor, to: &writer) { index, writer in
-                    let card = self.cards[index]
-                    // A reader's own like can make their count newer than the kept page's.
-                    guard card.likeCount == written.likeCounts[index] else { return CardBody(card: card).write(to: &writer) }
-                    writer.openObject(written.members[index])
-                    CardBody.writeViewerFlags(card, to: &writer)
-                }
-                return
+        switch self.shared {
+        case .page(let memo): self.write(fromPage: memo, to: &writer)
+        case .cards(let memos) where memos.count == self.cards.count:
+            ListJSON.write(self.cards.indices, nextCursor: self.nextCursor, to: &writer) { index, writer in
+                let card = self.cards[index]
+                let written = memos[index].value { SharedCardJSON(card) }
+                // The memo belongs to the entry this card came from; a reader's own like can make
+                // their count newer than the kept one.
+                guard written.id == card.id, written.likeCount == card.likeCount else { return CardBody(card: card).write(to: &writer) }
+                writer.openObject(written.members)
+                CardBody.writeDistance(card, to: &writer)
+                CardBody.writeViewerFlags(card, to: &writer)
             }
+        case .cards, nil:
+            ListJSON.write(self.cards, nextCursor: self.nextCursor, to: &writer) { CardBody(card: $0).write(to: &$1) }
         }
-        ListJSON.write(self.cards, nextCursor: self.nextCursor, to: &writer) { CardBody(card: $0).write(to: &$1) }
+    }
+
+    private func write(fromPage shared: SharedPageMemo, to writer: inout JSONWriter) {
+        let written = shared.value { SharedCardsJSON(self.cards) }
+        // The memo belongs to the page these cards came from; the check costs a comparison of IDs.
+        guard written.ids.elementsEqual(self.cards.lazy.map(\.id)) else {
+            return ListJSON.write(self.cards, nextCursor: self.nextCursor, to: &writer) { CardBody(card: $0).write(to: &$1) }
+        }
+        ListJSON.write(self.cards.indices, nextCursor: self.nextCursor, to: &writer) { index, writer in
+            let card = self.cards[index]
+            // A reader's own like can make their count newer than the kept page's.
+            guard card.likeCount == written.likeCounts[index] else { return CardBody(card: card).write(to: &writer) }
+            writer.openObject(written.members[index])
+            CardBody.writeViewerFlags(card, to: &writer)
+        }
+    }
+}
+
+/// A nearby card's members as `CardBody.writeCommon` writes them, kept in its chunk entry's `SharedPageMemo`.
+struct SharedCardJSON: Sendable {
+    let id: UUID
+    let likeCount: Int
+    let members: [UInt8]
+
+    init(_ card: Card) {
+        self.id = card.id
+        self.likeCount = card.likeCount
+        var writer = JSONWriter(capacity: 768)
+        CardBody.writeCommon(card, to: &writer)
+        self.members = writer.bytes
     }
 }
 

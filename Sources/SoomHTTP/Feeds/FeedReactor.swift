@@ -8,13 +8,13 @@ struct FeedReactor: Reactor {
     }
 
     enum Mutation: Sendable {
-        /// `shared`: the kept page the cards were completed from, whose encoded cards can be reused.
-        case pageLoaded(cards: [Card], nextCursor: String?, shared: SharedPageMemo? = nil)
+        /// `shared`: the kept page or chunks the cards were completed from, whose encoded cards can be reused.
+        case pageLoaded(cards: [Card], nextCursor: String?, shared: SharedMemos? = nil)
     }
 
     enum State: Sendable, Equatable {
         case pending
-        case page(cards: [Card], nextCursor: String?, shared: SharedPageMemo? = nil)
+        case page(cards: [Card], nextCursor: String?, shared: SharedMemos? = nil)
     }
 
     let caller: Authenticate.Caller

@@ -54,18 +54,18 @@ public struct ReadFeed: Sendable {
         self.environment = environment
     }
 
-    /// The cards, the `nextCursor` (nil on the last page), and the memo of the kept shared page the
-    /// cards were completed from (nil when the page was read for this viewer).
+    /// The cards, the `nextCursor` (nil on the last page), and the memos of the kept shared page or
+    /// nearby chunks the cards were completed from (nil when the page was read for this viewer).
     public func callAsFunction(
         _ feed: Feed, page: PageRequest, viewer: UUID
-    ) async throws -> (cards: [Card], nextCursor: String?, shared: SharedPageMemo?) {
+    ) async throws -> (cards: [Card], nextCursor: String?, shared: SharedMemos?) {
         let position = try page.cursor.map { cursor throws(SoomError) in try FeedCursor.decode(cursor, for: feed) }
         guard let result = try await self.read(feed, after: position, limit: page.limit, viewer: viewer) else {
             throw SoomError(.notFound, code: "not_found", message: "There is no such card or account.")
         }
         // Distances leave the domain only as bands: never a figure that could locate a cell's centre finer.
         let cards = if case .nearby = feed { result.cards.map { $0.banded() } } else { result.cards }
-        return (cards, result.next.map { FeedCursor.encode($0, for: feed) }, result.memo)
+        return (cards, result.next.map { FeedCursor.encode($0, for: feed) }, result.shared)
     }
 
     /// A page shared by everyone comes from `FeedPageCache` and is completed with the viewer's
