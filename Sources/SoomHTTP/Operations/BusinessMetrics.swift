@@ -15,10 +15,9 @@ enum BusinessMetrics {
 
     private static let mutations = Mutex<[String: Counter]>([:])
 
-    /// Counts a reactor mutation under `soom_reactor_mutations_total{reactor, mutation}`: the enum
-    /// case's name only, never its payload.
-    static func count<Mutation>(_ mutation: Mutation, of reactor: String) {
-        let kind = Mirror(reflecting: mutation).children.first?.label ?? String(describing: mutation)
+    /// Counts a reactor mutation under `soom_reactor_mutations_total{reactor, mutation}`: `kind` is
+    /// the enum case's name only (`Reactor.kind(of:)`), never its payload.
+    static func count(_ kind: String, of reactor: String) {
         let key = reactor + "/" + kind
         let counter = Self.mutations.withLock { counters in
             if let counter = counters[key] { return counter }

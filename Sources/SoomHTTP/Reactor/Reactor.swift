@@ -20,6 +20,11 @@ public protocol Reactor: Sendable {
 
     /// The state after `mutation`. Pure: no effects, no throwing, no time, no randomness.
     static func reduce(state: State, mutation: Mutation) -> State
+
+    /// The mutation's case name, for `soom_reactor_mutations_total`. The default reflects on the
+    /// mutation (`Mirror`), which decodes its payload's type on every call: a reactor on a hot
+    /// path names its cases itself.
+    static func kind(of mutation: Mutation) -> String
 }
 
 extension Reactor {
@@ -28,12 +33,16 @@ extension Reactor {
     public func run(_ action: Action, logger: Logger) async throws -> State {
         let mutations = try await self.mutate(action: action)
         let name = String(describing: Self.self)
-        for mutation in mutations { BusinessMetrics.count(mutation, of: name) }
+        for mutation in mutations { BusinessMetrics.count(Self.kind(of: mutation), of: name) }
         if logger.logLevel <= .debug {
             logger.debug(
                 "reactor mutations",
                 metadata: ["reactor": "\(Self.self)", "mutations": .array(mutations.map { .string(String(describing: $0)) })])
         }
         return mutations.reduce(self.initialState, Self.reduce)
+    }
+
+    public static func kind(of mutation: Mutation) -> String {
+        Mirror(reflecting: mutation).children.first?.label ?? String(describing: mutation)
     }
 }
