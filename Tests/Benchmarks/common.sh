@@ -63,10 +63,16 @@ seed_and_serve() {
 
 # One wrk run of $DURATION seconds with $CONNECTIONS connections: `wrk_run NAME WRK-ARGS...`
 # prints a row (requests/s, p50, p99, non-2xx and socket errors) and appends it to results.txt.
+# With WARMUP=N (seconds, default 0) the same requests run N seconds first, unmeasured, so that
+# the row measures the steady state rather than the first reads of cold caches.
 wrk_run() {
     local name=$1; shift
     local file
     file="$WORK/$(printf '%s' "$name" | tr -c 'a-zA-Z0-9' '_').txt"
+    if [ "${WARMUP:-0}" != 0 ]; then
+        say "wrk: $name (warm-up, ${WARMUP} s)"
+        wrk -t "$THREADS" -c "$CONNECTIONS" -d "${WARMUP}s" "$@" >"$file.warmup" 2>&1 || true
+    fi
     say "wrk: $name"
     wrk -t "$THREADS" -c "$CONNECTIONS" -d "${DURATION}s" --latency "$@" >"$file" 2>&1 || true
     local rps p50 p99 errors

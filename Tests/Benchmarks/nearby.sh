@@ -16,6 +16,8 @@
 #   SOOM_BENCH_NEARBY_DATA=/tmp/soom-nearby-1m   embedded cluster folder (reused; seeded if empty)
 #   SOOM_BENCH_SEED_CARDS=1000000                cards to seed when the database is empty
 #   SOOM_BENCH_PORT=8183  SOOM_BENCH_DURATION=20  SOOM_BENCH_CONNECTIONS=32  SOOM_BENCH_THREADS=2
+#   SOOM_BENCH_WARMUP=3                          seconds of the same requests before each row, not
+#                                                measured (0: measure from a cold start)
 #   SOOM_BENCH_SKIP_BUILD=0                      1: use the existing .build-release binary
 set -euo pipefail
 
@@ -27,6 +29,7 @@ PORT=${SOOM_BENCH_PORT:-8183}
 DURATION=${SOOM_BENCH_DURATION:-20}
 CONNECTIONS=${SOOM_BENCH_CONNECTIONS:-32}
 THREADS=${SOOM_BENCH_THREADS:-2}
+WARMUP=${SOOM_BENCH_WARMUP:-3}
 SKIP_BUILD=${SOOM_BENCH_SKIP_BUILD:-0}
 URL="http://127.0.0.1:$PORT"
 WORK=$(mktemp -d /tmp/soom-nearby-bench.XXXXXX)
