@@ -12,11 +12,11 @@ struct NearbyChunkTests {
     static let start: Int64 = 1_800_000_000_000_000
 
     /// A located card at `point`'s cell, posted `micros` after `start`.
-    static func entry(at point: GeoLocation, micros: Int64, author: UserSummary = FeedPageCacheTests.author) -> NearbyChunk.Entry {
+    static func entry(at point: GeoLocation, micros: Int64, author: UserSummary = FeedPageCacheTests.author, expiresAt: Date? = nil) -> NearbyChunk.Entry {
         let cell = GeoCell(containing: point)
         let card = Card(
             id: UUID(), content: "가까이", font: .default, background: .builtIn(name: "sea-calm"), tags: [], author: author, parentID: nil,
-            parentDeleted: false, createdAt: Date(timeIntervalSince1970: Double(Self.start + micros) / 1e6), expiresAt: nil, likeCount: 0,
+            parentDeleted: false, createdAt: Date(timeIntervalSince1970: Double(Self.start + micros) / 1e6), expiresAt: expiresAt, likeCount: 0,
             commentCount: 0, likedByMe: false, isMine: false, distanceMeters: nil)
         return NearbyChunk.Entry(card: card, micros: Self.start + micros, centre: try! GeoLocation(latitude: cell.latitude, longitude: cell.longitude))
     }
@@ -176,11 +176,51 @@ struct NearbyChunkTests {
             #expect(await environment.feedPages.awaitChunk(NearbyChunk.Key(prefix: prefix, after: nil, size: 21), at: start.addingTimeInterval(1.2)) != nil)
         }
 
-        // Past the first chunks' expiry: the read-ahead ones serve, and show the post.
+        // Within the lifetime of the first read, the read-ahead chunks already show the post.
+        clock.withLock { $0 = start.addingTimeInterval(0.9) }
+        #expect(try await page().first == posted.card.id)
+
+        // Past the first chunks' expiry: the read-ahead ones serve.
         clock.withLock { $0 = start.addingTimeInterval(1.2) }
         #expect(try await page().first == posted.card.id)
         #expect(reads() == read + 1, "no reader read in the foreground")
         #expect(repository.calls.withLock { $0.pages.count } == 0)
+    }
+
+    @Test("a chunk read before a change, or holding a story expired for the waiter, is not handed to the readers waiting for it")
+    func waitersGetOnlyWhatIsKept() async throws {
+        let cache = FeedPageCache(lifetime: 1)
+        let start = Date(timeIntervalSince1970: 1_900_000_000)
+        let cell = GeoCell(containing: Self.seoul)
+        let key = NearbyChunk.Key(prefix: String(cell.key.prefix(5)), after: nil, size: 21)
+        let old = NearbyChunk(entries: [Self.entry(at: Self.seoul, micros: 1)], size: 21)
+        #expect(cache.store(old, for: key, ticket: cache.ticket(at: start)))
+
+        // A read-ahead begins; a post in the prefix lands meanwhile and drops the kept chunk.
+        #expect(cache.chunks([key], at: start.addingTimeInterval(0.8)).due == [key])
+        let ticket = cache.ticket(at: start.addingTimeInterval(0.8))
+        cache.invalidatePost(in: cell.key, replyingTo: nil)
+        #expect(cache.chunks([key], at: start.addingTimeInterval(0.85)).chunks == [nil])
+        #expect(cache.claim([key]) == ([], [key]), "the read-ahead is still under way")
+        async let waited = cache.awaitChunk(key, at: start.addingTimeInterval(0.85))
+        try await Task.sleep(for: .milliseconds(50))
+        let kept = cache.store(old, for: key, ticket: ticket)
+        #expect(!kept, "read before the post")
+        cache.land(key, with: kept ? old : nil)
+        #expect(await waited == nil, "the waiter reads its page exactly, and sees the post")
+
+        // A story that expired before the waiter's time is not served to it, even from a fresh read.
+        let story = NearbyChunk(entries: [Self.entry(at: Self.seoul, micros: 2, expiresAt: start.addingTimeInterval(2.5))], size: 21)
+        #expect(cache.claim([key]) == ([key], []))
+        async let late = cache.awaitChunk(key, at: start.addingTimeInterval(3))
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(cache.store(story, for: key, ticket: cache.ticket(at: start.addingTimeInterval(2))))
+        cache.land(key, with: story)
+        #expect(await late == nil)
+
+        // A chunk read after a reader's clock was read is not served to that reader, and not dropped.
+        #expect(cache.chunks([key], at: start.addingTimeInterval(1.9)).chunks == [nil])
+        #expect(cache.chunks([key], at: start.addingTimeInterval(2.1)).chunks == [story])
     }
 
     @Test("positions order as PostgreSQL orders (created_at, id) descending: time first, then the id's bytes")

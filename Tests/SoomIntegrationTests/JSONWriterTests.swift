@@ -142,6 +142,12 @@ struct JSONWriterTests {
             #expect(fromMemos.bytes == direct.bytes, "distance \(metres)")
         }
         #expect(memos.map { $0.value { SharedCardJSON(card) }.id } == [card.id, plain.id], "the first reader's write filled the memos")
+        // A reader who liked a card carries their own count for it: they do not fill its memo.
+        let untouched = SharedPageMemo()
+        var liker = JSONWriter()
+        CardListBody(cards: [card.seen(by: plain.author.id, liked: true, likeCount: card.likeCount + 1)], nextCursor: nil, shared: .cards([untouched]))
+            .write(to: &liker)
+        #expect(untouched.peek(SharedCardJSON.self) == nil)
         // Memos that do not match the page's cards one for one are not used.
         var mismatched = JSONWriter()
         CardListBody(cards: [plain, card], nextCursor: nil, shared: .cards(memos)).write(to: &mismatched)

@@ -60,7 +60,8 @@ public final class FeedPageCache: Sendable {
         var changes: [(sequence: UInt64, change: Change)] = []
         /// When expired entries were last swept out.
         var sweptAt = Date.distantPast
-        /// Chunks being read by one reader, and the readers waiting for them (`claim`).
+        /// Chunks being read by one reader, and the readers waiting for them (`claim`, and the
+        /// read-ahead claims of `chunks(_:at:)`).
         var flights: [NearbyChunk.Key: [CheckedContinuation<NearbyChunk?, Never>]] = [:]
 
         mutating func remove(_ key: StoreKey) {
@@ -199,6 +200,9 @@ public final class FeedPageCache: Sendable {
 
     private func kept(_ key: StoreKey, at now: Date, in storage: inout Storage) -> Kept? {
         guard let entry = storage.entries[key] else { return nil }
+        // Read after `now` (by a reader whose clock was read earlier): not served at `now`, but
+        // not dropped either — it is the newest there is.
+        guard now >= entry.readAt else { return nil }
         guard self.isFresh(entry, at: now), !entry.hasExpired(at: now) else {
             storage.remove(key)
             return nil
@@ -218,26 +222,31 @@ public final class FeedPageCache: Sendable {
     }
 
     /// Keeps `chunk`, read with `ticket`, unless a card it shows changed or a card was posted in
-    /// its prefix since the ticket was taken.
-    public func store(_ chunk: NearbyChunk, for key: NearbyChunk.Key, ticket: Ticket) {
+    /// its prefix since the ticket was taken; whether it was kept (hand it to waiting readers
+    /// only then: `land`).
+    @discardableResult
+    public func store(_ chunk: NearbyChunk, for key: NearbyChunk.Key, ticket: Ticket) -> Bool {
         self.keep(.chunk(chunk), for: .chunk(key), cost: Self.cost(of: chunk.entries.map(\.card)), ticket: ticket)
     }
 
-    private func keep(_ kept: Kept, for key: StoreKey, cost: Int, ticket: Ticket) {
-        guard self.isEnabled, cost <= self.byteBudget / 16 else { return }
+    @discardableResult
+    private func keep(_ kept: Kept, for key: StoreKey, cost: Int, ticket: Ticket) -> Bool {
+        guard self.isEnabled, cost <= self.byteBudget / 16 else { return false }
         let entry = Entry(kept: kept, readAt: ticket.readAt, cost: cost)
-        self.storage.withLock { storage in
-            guard ticket.generation == storage.generation, Self.unchanged(entry, key: key, since: ticket, in: storage) else { return }
-            if let current = storage.entries[key], current.readAt > ticket.readAt { return }
+        return self.storage.withLock { storage in
+            guard ticket.generation == storage.generation, Self.unchanged(entry, key: key, since: ticket, in: storage) else { return false }
+            if let current = storage.entries[key], current.readAt > ticket.readAt { return false }
             storage.remove(key)
             let now = ticket.readAt
             if storage.entries.count >= self.capacity || storage.bytes + cost > self.byteBudget || now.timeIntervalSince(storage.sweptAt) >= 1 {
-                for (key, entry) in storage.entries where !self.isFresh(entry, at: now) { storage.remove(key) }
+                // Older than the lifetime: an entry read after this ticket's read began is not.
+                for (key, entry) in storage.entries where now.timeIntervalSince(entry.readAt) >= self.lifetime { storage.remove(key) }
                 storage.sweptAt = now
                 if storage.entries.count >= self.capacity || storage.bytes + cost > self.byteBudget { storage.removeAll() }
             }
             storage.entries[key] = entry
             storage.bytes += cost
+            return true
         }
     }
 
@@ -261,17 +270,19 @@ public final class FeedPageCache: Sendable {
         }
     }
 
-    /// Ends the caller's read of a claimed chunk: `chunk` is what it read (nil if the read
-    /// failed), handed to every reader waiting for it.
+    /// Ends the caller's read of a claimed chunk: `chunk` is what it read and `store` kept (nil if
+    /// the read failed or the chunk was not kept — a change since the read began, say), handed to
+    /// every reader waiting for it.
     public func land(_ key: NearbyChunk.Key, with chunk: NearbyChunk?) {
         let waiting = self.storage.withLock { $0.flights.removeValue(forKey: key) } ?? []
         for waiter in waiting { waiter.resume(returning: chunk) }
     }
 
-    /// The chunk someone else is reading, once they have it; nil when their read failed, or when
-    /// it ended before this call and the chunk was not kept.
+    /// The chunk someone else is reading, once they have it; nil when their read failed or was
+    /// not kept, when it ended before this call and the chunk is not kept, or when a story in it
+    /// has expired at `now`.
     public func awaitChunk(_ key: NearbyChunk.Key, at now: Date) async -> NearbyChunk? {
-        await withCheckedContinuation { continuation in
+        let chunk = await withCheckedContinuation { continuation in
             let resumeNow = self.storage.withLock { storage in
                 guard storage.flights[key] != nil else { return true }
                 storage.flights[key]!.append(continuation)
@@ -279,6 +290,8 @@ public final class FeedPageCache: Sendable {
             }
             if resumeNow { continuation.resume(returning: self.chunk(key, at: now)) }
         }
+        guard let chunk, !chunk.entries.contains(where: { $0.card.expiresAt.map { $0 <= now } ?? false }) else { return nil }
+        return chunk
     }
 
     /// Drops every page and chunk: after a change that may move cards onto or off pages, or change authors.

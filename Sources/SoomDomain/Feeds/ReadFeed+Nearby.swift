@@ -44,7 +44,9 @@ extension ReadFeed {
             return Lane(prefix: prefix, entries: [], end: position, complete: false, next: NearbyChunk.Key(prefix: prefix, after: position, size: size))
         }
 
-        for _ in 0..<Self.nearbyRounds {
+        for round in 0..<Self.nearbyRounds {
+            // A round after a wait (a read, another reader's read) looks at the clock again.
+            let now = round == 0 ? now : self.environment.now()
             var missing: [Int] = []
             let wanted = lanes.indices.filter { lanes[$0].next != nil }
             let lookup = cache.chunks(wanted.map { lanes[$0].next! }, at: now)
@@ -60,8 +62,8 @@ extension ReadFeed {
                     do {
                         let chunks = try await self.environment.cards.nearbyChunks(mine)
                         for (key, chunk) in zip(mine, chunks) {
-                            cache.store(chunk, for: key, ticket: ticket)
-                            cache.land(key, with: chunk)
+                            // This page uses what it read; waiting readers get it only if kept.
+                            cache.land(key, with: cache.store(chunk, for: key, ticket: ticket) ? chunk : nil)
                             read[key] = chunk
                         }
                     } catch {
@@ -70,7 +72,7 @@ extension ReadFeed {
                     }
                 }
                 for key in others {
-                    // Another reader's read failed: this page is read exactly.
+                    // Another reader's read failed or was not kept: this page is read exactly.
                     guard let chunk = await cache.awaitChunk(key, at: now) else { return nil }
                     read[key] = chunk
                 }
@@ -132,8 +134,7 @@ extension ReadFeed {
             do {
                 let chunks = try await cards.nearbyChunks(keys)
                 for (key, chunk) in zip(keys, chunks) {
-                    cache.store(chunk, for: key, ticket: ticket)
-                    cache.land(key, with: chunk)
+                    cache.land(key, with: cache.store(chunk, for: key, ticket: ticket) ? chunk : nil)
                 }
             } catch {
                 for key in keys { cache.land(key, with: nil) }

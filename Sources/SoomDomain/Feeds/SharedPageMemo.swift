@@ -1,8 +1,9 @@
 import Synchronization
 
-/// Work an outer layer derives from one kept shared page (its encoded form, say), kept with the
-/// page in `FeedPageCache` so that it is done once per page rather than once per reader. What is
-/// kept must depend only on the page's shared part, never on one reader's flags.
+/// Work an outer layer derives from one kept shared page or nearby chunk entry (its encoded form,
+/// say), kept with it in `FeedPageCache` so that it is done once rather than once per reader.
+/// What is kept must depend only on the shared part, never on one reader's flags: a reader whose
+/// own marks changed it (a like, with its newer count) only `peek`s.
 public final class SharedPageMemo: Sendable, Equatable {
     private let stored = Mutex<(any Sendable)?>(nil)
 
@@ -15,6 +16,11 @@ public final class SharedPageMemo: Sendable, Equatable {
         let made = make()
         self.stored.withLock { $0 = made }
         return made
+    }
+
+    /// The kept value of type `T`, if one was made.
+    public func peek<T: Sendable>(_ type: T.Type = T.self) -> T? {
+        self.stored.withLock { $0 as? T }
     }
 
     /// The same memo: the same kept page.

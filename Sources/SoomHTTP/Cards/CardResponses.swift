@@ -137,10 +137,11 @@ struct CardListBody: JSONWritable, Equatable {
         case .cards(let memos) where memos.count == self.cards.count:
             ListJSON.write(self.cards.indices, nextCursor: self.nextCursor, to: &writer) { index, writer in
                 let card = self.cards[index]
-                let written = memos[index].value { SharedCardJSON(card) }
-                // The memo belongs to the entry this card came from; a reader's own like can make
-                // their count newer than the kept one.
-                guard written.id == card.id, written.likeCount == card.likeCount else { return CardBody(card: card).write(to: &writer) }
+                // A card the reader liked carries their count, maybe newer than the shared one: it
+                // may use the memo but not fill it.
+                let written = card.likedByMe ? memos[index].peek(SharedCardJSON.self) : memos[index].value { SharedCardJSON(card) }
+                // The memo belongs to the entry this card came from.
+                guard let written, written.id == card.id, written.likeCount == card.likeCount else { return CardBody(card: card).write(to: &writer) }
                 writer.openObject(written.members)
                 CardBody.writeDistance(card, to: &writer)
                 CardBody.writeViewerFlags(card, to: &writer)
@@ -151,9 +152,11 @@ struct CardListBody: JSONWritable, Equatable {
     }
 
     private func write(fromPage shared: SharedPageMemo, to writer: inout JSONWriter) {
-        let written = shared.value { SharedCardsJSON(self.cards) }
+        // A reader who liked a card on the page carries their count for it, maybe newer than the
+        // shared one: they may use the memo but not fill it.
+        let written = self.cards.contains(where: \.likedByMe) ? shared.peek(SharedCardsJSON.self) : shared.value { SharedCardsJSON(self.cards) }
         // The memo belongs to the page these cards came from; the check costs a comparison of IDs.
-        guard written.ids.elementsEqual(self.cards.lazy.map(\.id)) else {
+        guard let written, written.ids.elementsEqual(self.cards.lazy.map(\.id)) else {
             return ListJSON.write(self.cards, nextCursor: self.nextCursor, to: &writer) { CardBody(card: $0).write(to: &$1) }
         }
         ListJSON.write(self.cards.indices, nextCursor: self.nextCursor, to: &writer) { index, writer in
