@@ -14,8 +14,10 @@ struct SlowClientTests {
     @Test("silent and trickling connections are closed after the header timeout; idle keep-alive ones after the idle timeout; others are served meanwhile")
     func slowClients() async throws {
         try await withTestApp(adjust: {
-            $0.requestHeadTimeout = .seconds(1)
-            $0.idleTimeout = .seconds(2)
+            // Short, but not so short that a server slowed by the rest of the suite running at
+            // once misses a head that did arrive.
+            $0.requestHeadTimeout = .seconds(2)
+            $0.idleTimeout = .seconds(3)
         }) { client, _ in
             // The test client is used only for its port.
             let port = try #require(client.port)
@@ -24,20 +26,24 @@ struct SlowClientTests {
             let trickling = try RawConnection(port: port)
             try trickling.send("GET /healthz HTTP/1.1\r\nHost: x\r\n")
             // Meanwhile the server answers (each on a connection of its own: see the end).
-            for _ in 0..<5 { #expect(try await Self.healthz(port: port).hasPrefix("HTTP/1.1 200")) }
+            for _ in 0..<5 {
+                let answer = try await Self.healthz(port: port)
+                #expect(answer.hasPrefix("HTTP/1.1 200"), "answered: \(answer.prefix(200))")
+            }
             // Closed by the server within the header timeout (plus slack), not by us.
             for connection in silent + [trickling] {
-                #expect(await connection.closes(within: 4), "a silent connection stayed open")
+                #expect(await connection.closes(within: 8), "a silent connection stayed open")
             }
             // A connection that made one request and then idles is closed by the idle timeout.
             let keepAlive = try RawConnection(port: port)
             try keepAlive.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(await keepAlive.closes(within: 1) == false, "closed before the idle timeout")
-            #expect(await keepAlive.closes(within: 4), "an idle keep-alive connection stayed open")
+            #expect(await keepAlive.closes(within: 1.5) == false, "closed before the idle timeout")
+            #expect(await keepAlive.closes(within: 8), "an idle keep-alive connection stayed open")
             // And the server still answers. On a new connection: a pooled keep-alive connection
             // (the test client's) idles past the timeout here too, and a request racing the
             // server's close of it is reset, as with any server that closes idle connections.
-            #expect(try await Self.healthz(port: port).hasPrefix("HTTP/1.1 200"))
+            let answer = try await Self.healthz(port: port)
+            #expect(answer.hasPrefix("HTTP/1.1 200"), "answered: \(answer.prefix(200))")
         }
     }
 
@@ -45,7 +51,7 @@ struct SlowClientTests {
     static func healthz(port: Int) async throws -> String {
         let connection = try RawConnection(port: port)
         try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        return await connection.response(within: 4)
+        return await connection.response(within: 15)
     }
 }
 
