@@ -65,11 +65,14 @@ public struct DatabaseConfiguration: Sendable, Equatable, CustomStringConvertibl
             host: self.host, port: self.port, username: self.username, password: self.password, database: self.database, tls: tls)
         configuration.options.connectTimeout = .seconds(3)
         configuration.options.maximumConnections = self.maximumConnections
-        // A fixed pool: connections above the minimum, and keep-alive pings, each make the pool
-        // start and cancel a timer task every time a connection is returned (every query), which
-        // cost a tenth of the server's CPU on a busy two-core machine. A connection the network
-        // dropped fails the request that finds it (503) and is replaced.
-        configuration.options.minimumConnections = self.maximumConnections
+        // No minimum. A fixed pool (minimum = maximum) saved a timer per returned connection
+        // (about a tenth of the server's CPU on a busy two-core machine), but PostgresNIO 1.33's
+        // pool then crashes the process: a connection the server closes (a restart, a terminated
+        // backend, `idle_in_transaction_session_timeout`) stops counting as active before its
+        // replacement starts, and a lease that finds no idle connection in that window fails the
+        // precondition `minimumConcurrentConnections <= active` (seen in a CI run). Connections
+        // are opened on demand and closed after the pool's idle timeout; keep-alive pings stay off.
+        configuration.options.minimumConnections = 0
         configuration.options.keepAliveBehavior = nil
         // Every statement here is a short, index-driven read or write of a few dozen rows, and two
         // planner features meant for big queries cost more than they save:
