@@ -31,7 +31,9 @@ struct DeadlineTests {
                     let waited = ContinuousClock.now - started
                     #expect(response.status == .serviceUnavailable && response.errorCode == "timeout", "\(path): \(response.status)")
                     #expect(response.headers[.retryAfter] != nil)
-                    #expect(waited < .seconds(4), "\(path) answered after \(waited)")
+                    // The deadline is 2 s; without it the request would wait for the lock for ever.
+                    // (4 s was missed by 80 ms once, with the whole suite running at once.)
+                    #expect(waited < .seconds(6), "\(path) answered after \(waited)")
                 }
                 try await holder.query("ROLLBACK", logger: logger)
             }
