@@ -115,7 +115,7 @@ public final class FeedPageCache: Sendable {
         func hasExpired(at now: Date) -> Bool {
             switch self.kept {
             case .page(let page): page.cards.contains { $0.expiresAt.map { $0 <= now } ?? false }
-            case .chunk(let chunk): chunk.entries.contains { $0.card.expiresAt.map { $0 <= now } ?? false }
+            case .chunk(let chunk): chunk.hasExpired(at: now)
             }
         }
     }
@@ -180,10 +180,8 @@ public final class FeedPageCache: Sendable {
         return self.storage.withLock { storage in
             var due: [NearbyChunk.Key] = []
             let chunks = keys.map { key -> NearbyChunk? in
-                guard case .chunk(let chunk) = self.kept(.chunk(key), at: now, in: &storage) else { return nil }
-                if let entry = storage.entries[.chunk(key)], now.timeIntervalSince(entry.readAt) >= self.lifetime * Self.refreshAhead,
-                    storage.flights[key] == nil
-                {
+                guard let entry = self.keptEntry(.chunk(key), at: now, in: &storage), case .chunk(let chunk) = entry.kept else { return nil }
+                if now.timeIntervalSince(entry.readAt) >= self.lifetime * Self.refreshAhead, storage.flights[key] == nil {
                     storage.flights[key] = []
                     due.append(key)
                 }
@@ -199,6 +197,11 @@ public final class FeedPageCache: Sendable {
     }
 
     private func kept(_ key: StoreKey, at now: Date, in storage: inout Storage) -> Kept? {
+        self.keptEntry(key, at: now, in: &storage)?.kept
+    }
+
+    /// The entry for `key` if it may be served at `now`; an expired one is dropped.
+    private func keptEntry(_ key: StoreKey, at now: Date, in storage: inout Storage) -> Entry? {
         guard let entry = storage.entries[key] else { return nil }
         // Read after `now` (by a reader whose clock was read earlier): not served at `now`, but
         // not dropped either — it is the newest there is.
@@ -207,7 +210,7 @@ public final class FeedPageCache: Sendable {
             storage.remove(key)
             return nil
         }
-        return entry.kept
+        return entry
     }
 
     /// Take this before reading a page to keep.
@@ -290,7 +293,7 @@ public final class FeedPageCache: Sendable {
             }
             if resumeNow { continuation.resume(returning: self.chunk(key, at: now)) }
         }
-        guard let chunk, !chunk.entries.contains(where: { $0.card.expiresAt.map { $0 <= now } ?? false }) else { return nil }
+        guard let chunk, !chunk.hasExpired(at: now) else { return nil }
         return chunk
     }
 

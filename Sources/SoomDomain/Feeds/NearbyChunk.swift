@@ -23,6 +23,11 @@ public struct NearbyChunk: Sendable, Equatable {
     /// No card of the prefix is older than the last entry.
     public var isComplete: Bool { self.entries.count < self.size }
 
+    /// Whether a story in it has expired at `now` (the chunk may no longer be served).
+    public func hasExpired(at now: Date) -> Bool {
+        self.entries.contains { $0.card.expiresAt.map { $0 <= now } ?? false }
+    }
+
     /// Where the chunk ends: the position of its last entry (nil when empty).
     public var end: FeedPosition? { self.entries.last.map(\.position) }
 
