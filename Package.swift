@@ -64,7 +64,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             exclude: ["Resources/backgrounds-src"],
-            resources: [.embedInCode("Resources/openapi.yaml"), .embedInCode("Resources/backgrounds")],
+            resources: [.embedInCode("Resources/openapi.yaml"), .embedInCode("Resources/backgrounds"), .embedInCode("Resources/web")],
             swiftSettings: strict
         ),
         .executableTarget(

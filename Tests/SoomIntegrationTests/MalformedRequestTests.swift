@@ -83,7 +83,7 @@ struct MalformedRequestTests {
     @Test("unknown routes are 404 not_found; wrong methods are 405 with Allow")
     func routing() async throws {
         try await withTestApp { client, _ in
-            for path in ["/", "/v1", "/v1/nope", "/v2/me", "/v1/me/extra/deep"] {
+            for path in ["/v1", "/app", "/app/x", "/v1/nope", "/v2/me", "/v1/me/extra/deep"] {
                 let response = try await client.send(.get, path)
                 #expect(response.status == .notFound, "\(path)")
                 #expect(response.errorCode == "not_found", "\(path)")

@@ -156,6 +156,7 @@ func buildRouter(
         prefix: "/v1", catalog: catalog)
 
     OperationsController(database: database, metricsToken: metricsToken).addRoutes(to: root)
+    WebClientController().addRoutes(to: root)
     IdentityController(environment: identity).addRoutes(public: v1, authenticated: signedIn)
     CardsController(cards: cards).addRoutes(to: signedIn)
     FeedsController(cards: cards).addRoutes(to: signedIn)

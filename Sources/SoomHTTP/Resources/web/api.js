@@ -1,0 +1,111 @@
+// The HTTP API (/v1), as the contract (/openapi.yaml) describes it. The session token lives
+// only in this module's memory: never in storage, never in a URL, never logged.
+
+export class ApiError extends Error {
+  /** `status` 0 means the server could not be reached. */
+  constructor(status, code, message, details = {}) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.field = details.field ?? null;
+    this.details = details;
+  }
+}
+
+let token = null;
+let renewSession = null;
+
+export function setToken(value) {
+  token = value;
+}
+
+export function hasSession() {
+  return token !== null;
+}
+
+/** `renew` signs a fresh login challenge and returns the new token (or throws). */
+export function onSessionExpired(renew) {
+  renewSession = renew;
+}
+
+/**
+ * Calls the API. `body`: an object sent as JSON, or a Blob/File sent raw with its type.
+ * Returns the parsed JSON (null for 204). Throws `ApiError` for every failure, with the
+ * server's code and message. A 401 on a signed-in call renews the session once and retries.
+ */
+export async function api(method, path, { body, auth = true, headers = {} } = {}) {
+  const attempt = async () => {
+    const sent = { ...headers };
+    if (auth && token) sent.Authorization = `Bearer ${token}`;
+    let payload;
+    if (body instanceof Blob) {
+      payload = body;
+      sent['Content-Type'] = body.type || 'application/octet-stream';
+    } else if (body !== undefined) {
+      payload = JSON.stringify(body);
+      sent['Content-Type'] = 'application/json';
+    }
+    try {
+      return await fetch(`/v1${path}`, { method, headers: sent, body: payload, credentials: 'omit', cache: 'no-store' });
+    } catch {
+      throw new ApiError(0, 'network', '');
+    }
+  };
+  let response = await attempt();
+  if (response.status === 401 && auth && token && renewSession) {
+    token = null;
+    token = await renewSession();
+    response = await attempt();
+  }
+  if (response.status === 204) return null;
+  let json = null;
+  try {
+    json = await response.json();
+  } catch {
+    json = null;
+  }
+  if (!response.ok) {
+    const error = json?.error ?? {};
+    throw new ApiError(response.status, error.code ?? 'http_' + response.status, error.message ?? '', error);
+  }
+  return json;
+}
+
+/** Query string from an object, leaving out null/undefined values. */
+export function query(parameters) {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(parameters)) {
+    if (value !== null && value !== undefined && value !== '') search.set(key, String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+/**
+ * A paged list (`{items, nextCursor}`): each `next()` fetches the following page once and
+ * returns its items; `done` is true after the last. Never fetches a page twice.
+ */
+export function pager(path, parameters = {}, limit = 20) {
+  let cursor = null;
+  let done = false;
+  let pending = null;
+  return {
+    get done() {
+      return done;
+    },
+    next() {
+      if (done) return Promise.resolve([]);
+      if (pending) return pending;
+      pending = api('GET', path + query({ ...parameters, limit, cursor }))
+        .then((page) => {
+          cursor = page.nextCursor ?? null;
+          done = cursor === null;
+          return page.items;
+        })
+        .finally(() => {
+          pending = null;
+        });
+      return pending;
+    },
+  };
+}

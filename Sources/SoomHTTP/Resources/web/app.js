@@ -1,0 +1,107 @@
+// Soom's web client: the shell (header, navigation, unread badge, compose button) and the
+// screens behind hash routes. Started by index.html; no build step, no third-party code.
+
+import { h } from './dom.js';
+import { strings, onLanguageChange, language } from './i18n.js';
+import { errorBox } from './errors.js';
+import { isSupported } from './device.js';
+import { resume, currentAccount } from './session.js';
+import { route, start, href, navigate, currentPath } from './router.js';
+import { watchUnread, refreshUnread } from './unread.js';
+import { openComposer } from './compose.js';
+import * as feed from './feed.js';
+import * as detail from './detail.js';
+import * as tags from './tags.js';
+import * as profile from './profile.js';
+import * as me from './me.js';
+import * as notifications from './notifications.js';
+import * as account from './account.js';
+import { renderStart, renderUnsupported } from './start.js';
+
+const t = strings({
+  ko: { home: '홈', tags: '태그', notifications: '알림', me: '나', compose: '카드 쓰기', unread: '읽지 않은 알림', main: '주요 메뉴', loading: '여는 중…', skip: '본문으로 건너뛰기' },
+  en: { home: 'Home', tags: 'Tags', notifications: 'Notifications', me: 'Me', compose: 'New card', unread: 'unread notifications', main: 'Main menu', loading: 'Opening…', skip: 'Skip to content' },
+});
+
+const main = document.querySelector('main');
+const header = document.querySelector('header');
+
+route('/', feed.render);
+route('/feed/:tab', feed.render);
+route('/cards/:id', detail.render);
+route('/tags', tags.render);
+route('/tags/:name', tags.renderTag);
+route('/users/:id', profile.render);
+route('/me', me.render);
+route('/notifications', notifications.render);
+route('/account', account.render);
+
+function shell() {
+  const badge = h('span', { class: 'unread zero', test: 'unread-count', 'aria-label': t('unread') }, '0');
+  const link = (path, label, extra = {}) => h('a', { href: href(path), class: 'nav-link', dataset: { path }, ...extra }, label);
+  header.replaceChildren(
+    h('button', { type: 'button', class: 'skip', onclick: () => main.focus() }, t('skip')),
+    h('a', { class: 'brand', href: href('/') }, h('span', { 'aria-hidden': 'true' }, '숨'), h('span', { class: 'visually-hidden' }, 'Soom')),
+    h('nav', { class: 'main-nav', 'aria-label': t('main') },
+      link('/', t('home'), { test: 'nav-home' }),
+      link('/tags', t('tags'), { test: 'nav-tags' }),
+      link('/notifications', [t('notifications'), ' ', badge], { test: 'notifications' }),
+      link('/me', t('me'), { test: 'nav-me' })),
+    h('button', { type: 'button', class: 'primary compose-button', test: 'compose', onclick: compose }, h('span', { 'aria-hidden': 'true' }, '+ '), t('compose')));
+  watchUnread(badge);
+  markCurrent(currentPath());
+}
+
+function markCurrent(path) {
+  for (const link of header.querySelectorAll('.nav-link')) {
+    const target = link.dataset.path;
+    const active = target === '/' ? path === '/' || path.startsWith('/feed/') : path.startsWith(target);
+    if (active) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+}
+
+function compose() {
+  openComposer({
+    onPosted: (card) => {
+      feed.showNewCard(card);
+      if (currentPath() !== '/') navigate('/');
+    },
+  });
+}
+
+function signedIn() {
+  shell();
+  start(main, (path) => {
+    markCurrent(path);
+    if (path === '/notifications') refreshUnread();
+  });
+}
+
+async function boot() {
+  if (!isSupported()) {
+    renderUnsupported(main);
+    return;
+  }
+  main.replaceChildren(h('p', { class: 'muted', 'aria-live': 'polite' }, t('loading')));
+  try {
+    if (await resume()) signedIn();
+    else renderStart(main, signedIn);
+  } catch (error) {
+    main.replaceChildren(errorBox(error), h('button', { type: 'button', class: 'primary', onclick: () => location.reload() }, '↻'));
+  }
+}
+
+// A language change redraws what is on screen in the new language.
+onLanguageChange(() => {
+  if (currentAccount()) {
+    shell();
+    navigate(currentPath());
+  } else if (isSupported()) {
+    renderStart(main, signedIn);
+  } else {
+    renderUnsupported(main);
+  }
+});
+document.documentElement.lang = language();
+boot();

@@ -1,0 +1,212 @@
+// The composer: text (up to 500 characters) over a built-in background or one's own photo,
+// a font, tags with live suggestions, story and location toggles (location off by default).
+
+import { h } from './dom.js';
+import { api, query } from './api.js';
+import { strings } from './i18n.js';
+import { describe, errorBox } from './errors.js';
+import { FONTS } from './card.js';
+import { defaultBackgrounds } from './backgrounds.js';
+
+const t = strings({
+  ko: {
+    title: '카드 쓰기', text: '내용', placeholder: '지금 마음을 적어 보세요', font: '글꼴', background: '배경', photo: '내 사진 올리기',
+    uploading: '사진을 올리는 중…', photoNote: '사진의 위치·기기 정보(EXIF 등)는 서버가 저장하기 전에 지워요.',
+    tags: '태그', tagsHint: '띄어쓰기나 쉼표로 구분 (최대 10개)', story: '스토리 (24시간 뒤 사라져요)',
+    location: '위치 남기기 (주변 피드에 약 500 m 단위로만 보여요)', submit: '올리기', cancel: '취소', posting: '올리는 중…',
+    fontdefault: '기본', fontserif: '명조', fonthandwriting: '손글씨', fontrounded: '둥근', count: '{count}/500',
+    suggestions: '추천 태그', empty: '내용을 입력해 주세요.', tooLong: '500자까지 쓸 수 있어요.', tooManyTags: '태그는 10개까지예요.',
+    categorysky: '하늘', categorysea: '바다', categoryforest: '숲', categorypaper: '종이', categoryupload: '내 사진', preview: '미리보기',
+  },
+  en: {
+    title: 'New card', text: 'Text', placeholder: 'What’s on your mind?', font: 'Font', background: 'Background', photo: 'Upload my photo',
+    uploading: 'Uploading…', photoNote: 'Location and device details (EXIF and the like) are removed before the server stores a photo.',
+    tags: 'Tags', tagsHint: 'Separate with spaces or commas (at most 10)', story: 'Story (disappears after 24 hours)',
+    location: 'Add my location (shown in the nearby feed only to about 500 m)', submit: 'Post', cancel: 'Cancel', posting: 'Posting…',
+    fontdefault: 'Default', fontserif: 'Serif', fonthandwriting: 'Handwriting', fontrounded: 'Rounded', count: '{count}/500',
+    suggestions: 'Suggested tags', empty: 'Please write something.', tooLong: 'At most 500 characters.', tooManyTags: 'At most 10 tags.',
+    categorysky: 'Sky', categorysea: 'Sea', categoryforest: 'Forest', categorypaper: 'Paper', categoryupload: 'My photo', preview: 'Preview',
+  },
+});
+
+/** Tags as typed: split on spaces and commas, `#` optional, duplicates (ignoring case) dropped. */
+export function parseTags(text) {
+  const seen = new Set();
+  const tags = [];
+  for (const raw of text.split(/[\s,，]+/)) {
+    const tag = raw.replace(/^#+/, '').normalize('NFC');
+    if (!tag || seen.has(tag.toLowerCase())) continue;
+    seen.add(tag.toLowerCase());
+    tags.push(tag);
+  }
+  return tags;
+}
+
+function graphemes(text) {
+  return [...new Intl.Segmenter().segment(text)].length;
+}
+
+function currentPosition() {
+  return new Promise((resolve, reject) => {
+    if (!navigator.geolocation) return reject(Object.assign(new Error(), { code: 'geolocation' }));
+    navigator.geolocation.getCurrentPosition(resolve, () => reject(Object.assign(new Error(), { code: 'geolocation' })),
+      { enableHighAccuracy: false, maximumAge: 600000, timeout: 15000 });
+  });
+}
+
+/**
+ * Opens the composer as a modal dialog. `onPosted(card)` runs after the card was created.
+ * `parentId` makes it a comment card on that card.
+ */
+export function openComposer({ onPosted, parentId = null }) {
+  // One key per card being written: a retry after a lost answer cannot post it twice.
+  let idempotencyKey = crypto.randomUUID();
+  let background = null; // {default: name} or {imageId}
+  const state = { font: 'default' };
+
+  const text = h('textarea', { id: 'compose-text', test: 'compose-text', rows: '6', maxlength: '2000', required: true, placeholder: t('placeholder') });
+  const counter = h('span', { class: 'muted counter', 'aria-live': 'polite' }, t('count', { count: 0 }));
+  const previewImage = h('img', { class: 'card-background', alt: '' });
+  const previewText = h('p', { class: 'card-text' });
+  const preview = h('div', { class: 'card-content font-default compose-preview', 'aria-label': t('preview') }, previewImage, previewText);
+  const font = h('select', { id: 'compose-font' }, FONTS.map((name) => h('option', { value: name }, t(`font${name}`))));
+  const backgrounds = h('div', { class: 'background-picker', role: 'radiogroup', 'aria-label': t('background') });
+  const photoInput = h('input', { type: 'file', id: 'compose-photo', accept: 'image/jpeg,image/png,image/webp', class: 'visually-hidden' });
+  const photoStatus = h('p', { class: 'muted', 'aria-live': 'polite' });
+  const tags = h('input', { id: 'compose-tags', test: 'compose-tags', type: 'text', autocomplete: 'off', 'aria-describedby': 'compose-tags-hint' });
+  const suggestions = h('ul', { class: 'suggestions', 'aria-label': t('suggestions') });
+  const story = h('input', { type: 'checkbox', id: 'compose-story' });
+  const location = h('input', { type: 'checkbox', id: 'compose-location' });
+  const problem = h('div', { 'aria-live': 'assertive' });
+  const submit = h('button', { type: 'submit', class: 'primary', test: 'compose-submit' }, t('submit'));
+  const cancel = h('button', { type: 'button', class: 'ghost' }, t('cancel'));
+
+  const form = h('form', { class: 'stack composer', method: 'dialog', novalidate: true },
+    h('h2', {}, t('title')),
+    preview,
+    h('div', { class: 'field' }, h('label', { for: 'compose-text' }, t('text')), text, counter),
+    h('div', { class: 'field' }, h('label', { for: 'compose-font' }, t('font')), font),
+    h('fieldset', { class: 'field' }, h('legend', {}, t('background')), backgrounds,
+      h('label', { for: 'compose-photo', class: 'button ghost' }, t('photo')), photoInput, photoStatus, h('p', { class: 'muted small' }, t('photoNote'))),
+    h('div', { class: 'field' }, h('label', { for: 'compose-tags' }, t('tags')), tags,
+      h('p', { id: 'compose-tags-hint', class: 'muted small' }, t('tagsHint')), suggestions),
+    h('div', { class: 'check' }, story, h('label', { for: 'compose-story' }, t('story'))),
+    h('div', { class: 'check' }, location, h('label', { for: 'compose-location' }, t('location'))),
+    problem,
+    h('div', { class: 'row end' }, cancel, submit));
+  const dialog = h('dialog', { class: 'sheet', 'aria-label': t('title') }, form);
+
+  const choose = (choice, url, button) => {
+    background = choice;
+    previewImage.src = url;
+    for (const other of backgrounds.querySelectorAll('[role=radio]')) other.setAttribute('aria-checked', String(other === button));
+  };
+  defaultBackgrounds().then((items) => {
+    let category = null;
+    for (const item of items) {
+      if (item.category !== category) {
+        category = item.category;
+        backgrounds.append(h('span', { class: 'category' }, t(`category${category}`) !== `category${category}` ? t(`category${category}`) : category));
+      }
+      const button = h('button', { type: 'button', role: 'radio', 'aria-checked': 'false', 'aria-label': item.name, class: 'swatch' },
+        h('img', { src: item.url, alt: '' }));
+      button.addEventListener('click', () => choose({ default: item.name }, item.url, button));
+      backgrounds.append(button);
+      if (!background) choose({ default: item.name }, item.url, button);
+    }
+  }).catch((error) => problem.replaceChildren(errorBox(error)));
+
+  photoInput.addEventListener('change', async () => {
+    const file = photoInput.files?.[0];
+    if (!file) return;
+    photoStatus.textContent = t('uploading');
+    try {
+      const image = await api('POST', '/images', { body: file });
+      const button = h('button', { type: 'button', role: 'radio', 'aria-checked': 'false', 'aria-label': t('categoryupload'), class: 'swatch' },
+        h('img', { src: image.url, alt: '' }));
+      button.addEventListener('click', () => choose({ imageId: image.id }, image.url, button));
+      backgrounds.append(button);
+      choose({ imageId: image.id }, image.url, button);
+      photoStatus.textContent = '';
+    } catch (error) {
+      photoStatus.replaceChildren(errorBox(error));
+    }
+  });
+
+  text.addEventListener('input', () => {
+    const count = graphemes(text.value);
+    counter.textContent = t('count', { count });
+    counter.classList.toggle('over', count > 500);
+    previewText.textContent = text.value;
+  });
+  font.addEventListener('change', () => {
+    state.font = font.value;
+    preview.className = `card-content font-${font.value} compose-preview`;
+  });
+
+  let searchTimer = null;
+  tags.addEventListener('input', () => {
+    clearTimeout(searchTimer);
+    const last = tags.value.split(/[\s,，]+/).pop().replace(/^#+/, '');
+    if (!/^[\p{L}\p{N}_]{1,15}$/u.test(last)) {
+      suggestions.replaceChildren();
+      return;
+    }
+    searchTimer = setTimeout(async () => {
+      try {
+        const found = await api('GET', '/tags/search' + query({ q: last, limit: 5 }), { auth: false });
+        suggestions.replaceChildren(...found.items.map((item) => h('li', {},
+          h('button', { type: 'button', class: 'tag-chip', onclick: () => {
+            const parts = tags.value.split(/([\s,，]+)/);
+            parts[parts.length - 1] = item.name;
+            tags.value = parts.join('') + ' ';
+            suggestions.replaceChildren();
+            tags.focus();
+          } }, `#${item.name} · ${item.usageCount}`))));
+      } catch {
+        // Suggestions are a convenience: a failed lookup leaves the list empty, typing still works.
+        suggestions.replaceChildren();
+      }
+    }, 200);
+  });
+
+  cancel.addEventListener('click', () => dialog.close());
+  dialog.addEventListener('close', () => dialog.remove());
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    problem.replaceChildren();
+    const content = text.value;
+    const tagList = parseTags(tags.value);
+    if (!content.trim()) return problem.replaceChildren(h('p', { class: 'error', role: 'alert', test: 'error' }, t('empty')));
+    if (graphemes(content) > 500) return problem.replaceChildren(h('p', { class: 'error', role: 'alert', test: 'error' }, t('tooLong')));
+    if (tagList.length > 10) return problem.replaceChildren(h('p', { class: 'error', role: 'alert', test: 'error' }, t('tooManyTags')));
+    submit.disabled = true;
+    submit.textContent = t('posting');
+    try {
+      const body = { content, font: state.font, background: background ?? { default: 'paper-cream' }, tags: tagList, story: story.checked };
+      if (location.checked) {
+        const position = await currentPosition();
+        // The server keeps only a ~500 m cell; three decimals (~100 m) is all it needs to find it.
+        body.location = {
+          latitude: Math.round(position.coords.latitude * 1000) / 1000,
+          longitude: Math.round(position.coords.longitude * 1000) / 1000,
+        };
+      }
+      const path = parentId ? `/cards/${encodeURIComponent(parentId)}/comments` : '/cards';
+      const card = await api('POST', path, { body, headers: { 'Idempotency-Key': idempotencyKey } });
+      dialog.close();
+      onPosted(card);
+    } catch (error) {
+      // A definite refusal: the next try is a new request (it will differ), so it gets a new key.
+      if (error.status >= 400 && error.status < 500) idempotencyKey = crypto.randomUUID();
+      problem.replaceChildren(h('p', { class: 'error', role: 'alert', test: 'error' }, describe(error)));
+      submit.disabled = false;
+      submit.textContent = t('submit');
+    }
+  });
+
+  document.body.append(dialog);
+  dialog.showModal();
+  text.focus();
+  return dialog;
+}

@@ -1,0 +1,98 @@
+// Errors from the API, shown to the person in words (never swallowed): a sentence for the
+// contract's error code, else the server's own message, else the status.
+
+import { h } from './dom.js';
+import { strings } from './i18n.js';
+
+const t = strings({
+  ko: {
+    network: '서버에 연결할 수 없어요. 인터넷 연결을 확인해 주세요.',
+    unauthorized: '다시 로그인해야 해요.',
+    invalid_signature: '기기 서명을 확인하지 못했어요. 다시 시도해 주세요.',
+    account_not_found: '이 기기의 계정을 찾을 수 없어요.',
+    device_already_registered: '이 기기는 이미 가입되어 있어요.',
+    nickname_taken: '이미 쓰이는 닉네임이에요.',
+    rejoin_not_allowed: '탈퇴한 뒤 7일이 지나야 다시 가입할 수 있어요.',
+    validation_failed: '입력한 내용을 확인해 주세요.',
+    invalid_request: '요청이 올바르지 않아요.',
+    not_found: '찾을 수 없어요. 삭제되었거나 볼 수 없는 내용이에요.',
+    not_owner: '내 카드만 삭제할 수 있어요.',
+    already_reported: '이미 신고한 카드예요.',
+    account_restricted: '신고 누적으로 {until}까지 글을 쓸 수 없어요.',
+    rate_limited: '요청이 너무 많아요. 잠시 뒤에 다시 시도해 주세요.',
+    payload_too_large: '파일이 너무 커요 (최대 5 MiB).',
+    unsupported_media_type: 'JPEG, PNG, WebP 사진만 올릴 수 있어요.',
+    favorite_limit: '관심 태그는 9개까지예요.',
+    blocked: '차단한 사용자예요. 차단을 풀어야 팔로우할 수 있어요.',
+    timeout: '서버가 너무 오래 걸렸어요. 다시 시도해 주세요.',
+    database_unavailable: '서버가 잠시 응답하지 않아요. 잠시 뒤에 다시 시도해 주세요.',
+    invalid_cursor: '목록을 이어서 불러오지 못했어요. 새로고침해 주세요.',
+    geolocation: '위치를 가져오지 못했어요. 브라우저의 위치 권한을 확인해 주세요.',
+    unknown: '문제가 생겼어요 ({status}).',
+    dismiss: '닫기',
+    field: '항목: {field}',
+  },
+  en: {
+    network: 'Cannot reach the server. Check your connection.',
+    unauthorized: 'Please sign in again.',
+    invalid_signature: 'The device signature was not accepted. Please try again.',
+    account_not_found: 'No account was found for this device.',
+    device_already_registered: 'This device already has an account.',
+    nickname_taken: 'That nickname is taken.',
+    rejoin_not_allowed: 'You can join again 7 days after withdrawing.',
+    validation_failed: 'Please check what you entered.',
+    invalid_request: 'The request was not valid.',
+    not_found: 'Not found: it was deleted or you cannot see it.',
+    not_owner: 'You can only delete your own cards.',
+    already_reported: 'You already reported this card.',
+    account_restricted: 'Because of reports you cannot post until {until}.',
+    rate_limited: 'Too many requests. Please try again in a moment.',
+    payload_too_large: 'That file is too large (at most 5 MiB).',
+    unsupported_media_type: 'Only JPEG, PNG and WebP photos can be uploaded.',
+    favorite_limit: 'You can keep at most 9 favourite tags.',
+    blocked: 'You blocked this person. Unblock them to follow.',
+    timeout: 'The server took too long. Please try again.',
+    database_unavailable: 'The server is not answering right now. Please try again soon.',
+    invalid_cursor: 'Could not load more. Please reload.',
+    geolocation: 'Could not get your location. Check the browser’s location permission.',
+    unknown: 'Something went wrong ({status}).',
+    dismiss: 'Close',
+    field: 'Field: {field}',
+  },
+});
+
+/** The words for an error (an ApiError, a geolocation error, or anything thrown). */
+export function describe(error) {
+  if (error?.code === 'account_restricted') {
+    const until = error.details?.restrictedUntil ? new Date(error.details.restrictedUntil).toLocaleString() : '';
+    return t('account_restricted', { until });
+  }
+  if (error?.code && t(error.code) !== error.code) {
+    const sentence = t(error.code);
+    // Validation: the server's message says what rule was broken; keep it.
+    if (error.code === 'validation_failed' && error.message) return `${sentence} ${error.message}`;
+    return sentence;
+  }
+  if (error?.message) return error.message;
+  return t('unknown', { status: error?.status ?? '?' });
+}
+
+/** An inline error box (`data-test="error"`), with role=alert so screen readers announce it. */
+export function errorBox(error) {
+  return h('p', { class: 'error', role: 'alert', test: 'error' }, describe(error));
+}
+
+let toastArea = null;
+
+/** Shows an error at the bottom of the screen until dismissed (or 8 seconds pass). */
+export function showError(error) {
+  if (!toastArea) {
+    toastArea = h('div', { class: 'toasts', 'aria-live': 'assertive' });
+    document.body.append(toastArea);
+  }
+  const toast = h('div', { class: 'toast error', role: 'alert', test: 'error' },
+    h('span', {}, describe(error)),
+    h('button', { type: 'button', class: 'ghost', 'aria-label': t('dismiss'), onclick: () => toast.remove() }, '×'));
+  toastArea.append(toast);
+  setTimeout(() => toast.remove(), 8000);
+}

@@ -1,0 +1,101 @@
+// The home screen: the latest feed (`data-test="feed"`), and the popular, following and nearby
+// feeds as tabs. Nearby asks the browser for a position only when the person presses the button.
+
+import { h } from './dom.js';
+import { pager } from './api.js';
+import { strings } from './i18n.js';
+import { errorBox } from './errors.js';
+import { cardList } from './card.js';
+import { href } from './router.js';
+
+const t = strings({
+  ko: {
+    title: '숨', latest: '최신', popular: '인기', following: '팔로잉', nearby: '주변', feeds: '피드',
+    emptyLatest: '아직 카드가 없어요. 첫 카드를 써 보세요!', emptyFollowing: '팔로우한 사람의 카드가 여기에 보여요.',
+    emptyPopular: '최근 7일 동안 공감받은 카드가 여기에 보여요.', emptyNearby: '이 반경 안에 위치를 남긴 카드가 없어요.',
+    radius: '반경', useLocation: '내 위치로 주변 카드 보기',
+    locationNote: '버튼을 누를 때만 위치를 한 번 읽어요. 서버는 이 위치를 저장하지 않고, 카드까지의 거리도 100 m 단위로만 알려 줘요.',
+    locating: '위치를 확인하는 중…',
+  },
+  en: {
+    title: 'Soom', latest: 'Latest', popular: 'Popular', following: 'Following', nearby: 'Nearby', feeds: 'Feeds',
+    emptyLatest: 'No cards yet. Write the first one!', emptyFollowing: 'Cards by people you follow show up here.',
+    emptyPopular: 'Cards liked in the last 7 days show up here.', emptyNearby: 'No cards with a location within this radius.',
+    radius: 'Radius', useLocation: 'Show cards near me',
+    locationNote: 'Your position is read once, only when you press the button. The server does not store it, and distances come rounded to 100 m.',
+    locating: 'Finding your position…',
+  },
+});
+
+const TABS = ['latest', 'popular', 'following', 'nearby'];
+const RADII = [1, 5, 10, 20, 50];
+
+/** The latest feed's list while the home screen is shown: compose puts a new card on top of it. */
+let latestList = null;
+let waiting = [];
+
+/** Puts a card just posted at the top of the latest feed, now or when it is next shown. */
+export function showNewCard(card) {
+  if (latestList) latestList.prepend(card);
+  else waiting.push(card);
+}
+
+export function render(main, params) {
+  const tab = TABS.includes(params.tab) ? params.tab : 'latest';
+  const nav = h('nav', { class: 'tabs', 'aria-label': t('feeds') },
+    TABS.map((name) => h('a', { href: href(name === 'latest' ? '/' : `/feed/${name}`), class: 'tab', 'aria-current': name === tab ? 'page' : null }, t(name))));
+  main.append(h('h1', { class: 'visually-hidden' }, t(tab)), nav);
+  if (tab === 'nearby') return nearby(main);
+  const paths = { latest: '/feeds/latest', popular: '/feeds/popular', following: '/feeds/following' };
+  const list = cardList(pager(paths[tab]), {
+    test: tab === 'latest' ? 'feed' : `feed-${tab}`, label: t(tab),
+    emptyText: t({ latest: 'emptyLatest', popular: 'emptyPopular', following: 'emptyFollowing' }[tab]),
+  });
+  main.append(list.element);
+  if (tab === 'latest') {
+    latestList = list;
+    for (const card of waiting) list.prepend(card);
+    waiting = [];
+  }
+  return () => {
+    list.stop();
+    if (latestList === list) latestList = null;
+  };
+}
+
+function nearby(main) {
+  let radius = 5;
+  let list = null;
+  const output = h('div', {});
+  const select = h('select', { id: 'nearby-radius' }, RADII.map((km) => h('option', { value: String(km), selected: km === radius }, `${km} km`)));
+  const button = h('button', { type: 'button', class: 'primary' }, t('useLocation'));
+  const show = (position) => {
+    list?.stop();
+    // Three decimals (about 100 m): distances come rounded to 100 m anyway, so no more is sent.
+    const latitude = Math.round(position.coords.latitude * 1000) / 1000;
+    const longitude = Math.round(position.coords.longitude * 1000) / 1000;
+    list = cardList(pager('/feeds/nearby', { latitude, longitude, radiusKm: radius }), { test: 'feed-nearby', label: t('nearby'), emptyText: t('emptyNearby') });
+    output.replaceChildren(list.element);
+  };
+  let position = null;
+  button.addEventListener('click', () => {
+    output.replaceChildren(h('p', { class: 'muted', 'aria-live': 'polite' }, t('locating')));
+    navigator.geolocation.getCurrentPosition(
+      (found) => {
+        position = found;
+        show(found);
+      },
+      () => output.replaceChildren(errorBox({ code: 'geolocation' })),
+      { enableHighAccuracy: false, maximumAge: 600000, timeout: 15000 });
+  });
+  select.addEventListener('change', () => {
+    radius = Number(select.value);
+    if (position) show(position);
+  });
+  main.append(
+    h('div', { class: 'stack nearby-controls' },
+      h('p', { class: 'muted' }, t('locationNote')),
+      h('div', { class: 'row' }, h('label', { for: 'nearby-radius' }, t('radius')), select, button)),
+    output);
+  return () => list?.stop();
+}

@@ -1,0 +1,46 @@
+// Korean first, English second. The page follows the browser's language until the person
+// picks one (kept in localStorage: a preference, nothing that identifies anyone).
+//
+// Each module keeps its own words: `const t = strings({ko: {...}, en: {...}})`, then
+// `t('key', {name: 'x'})` fills `{name}`. A key missing in English falls back to Korean.
+
+const STORAGE_KEY = 'soom.language';
+export const LANGUAGES = ['ko', 'en'];
+const listeners = new Set();
+
+function initialLanguage() {
+  const saved = localStorage.getItem(STORAGE_KEY);
+  if (LANGUAGES.includes(saved)) return saved;
+  for (const wanted of navigator.languages ?? [navigator.language]) {
+    const base = String(wanted).toLowerCase().split('-')[0];
+    if (LANGUAGES.includes(base)) return base;
+  }
+  return 'ko';
+}
+
+let current = initialLanguage();
+document.documentElement.lang = current;
+
+export function language() {
+  return current;
+}
+
+export function setLanguage(next) {
+  if (!LANGUAGES.includes(next) || next === current) return;
+  current = next;
+  localStorage.setItem(STORAGE_KEY, next);
+  document.documentElement.lang = next;
+  for (const listener of listeners) listener(next);
+}
+
+/** Calls `listener` after every language change. */
+export function onLanguageChange(listener) {
+  listeners.add(listener);
+}
+
+export function strings(table) {
+  return (key, values = {}) => {
+    const template = table[current]?.[key] ?? table.ko?.[key] ?? key;
+    return template.replace(/\{(\w+)\}/g, (_, name) => (name in values ? String(values[name]) : `{${name}}`));
+  };
+}

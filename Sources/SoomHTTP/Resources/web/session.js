@@ -1,0 +1,125 @@
+// The signed-in account: register, sign in (again after every reload, by signing a login
+// challenge with the stored device key), move to another device, withdraw, sign out.
+
+import { api, setToken, onSessionExpired, ApiError } from './api.js';
+import { storedKeys, makeKeys, keepKeys, forgetKeys, publicKeyPem, proof } from './device.js';
+
+let keys = null;
+let me = null;
+const listeners = new Set();
+
+export function currentAccount() {
+  return me;
+}
+
+/** Replaces the cached `Me` (after PATCH /v1/me) and tells listeners. */
+export function updateAccount(account) {
+  me = account;
+  for (const listener of listeners) listener(me);
+}
+
+export function onAccountChange(listener) {
+  listeners.add(listener);
+}
+
+async function signIn() {
+  const body = { publicKey: await publicKeyPem(keys), ...(await proof(keys, 'login')) };
+  const result = await api('POST', '/sessions', { body, auth: false });
+  setToken(result.session.token);
+  updateAccount(result.account);
+  return result.session.token;
+}
+
+onSessionExpired(async () => {
+  if (!keys) throw new ApiError(401, 'unauthorized', '');
+  return signIn();
+});
+
+/**
+ * After a (re)load: signs in with the stored key. Returns false when this browser has no key,
+ * or its account no longer exists (withdrawn, moved to another device): then the key is forgotten.
+ */
+export async function resume() {
+  keys = await storedKeys();
+  if (!keys) return false;
+  try {
+    await signIn();
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'account_not_found') {
+      await forgetKeys();
+      keys = null;
+      return false;
+    }
+    throw error;
+  }
+}
+
+/** A nickname the server suggests (free right now). */
+export async function suggestNickname() {
+  return (await api('GET', '/nicknames/suggestion', { auth: false })).nickname;
+}
+
+/** `{available, reason?}` for a nickname. */
+export function checkNickname(nickname) {
+  return api('POST', '/nicknames/validation', { body: { nickname }, auth: false });
+}
+
+/** Makes the device key and the account. The key is stored only once the account exists. */
+export async function register(nickname) {
+  const pair = await makeKeys();
+  const body = { publicKey: await publicKeyPem(pair), ...(await proof(pair, 'register')) };
+  if (nickname) body.nickname = nickname;
+  const result = await api('POST', '/accounts', { body, auth: false });
+  await keepKeys(pair);
+  keys = pair;
+  setToken(result.session.token);
+  updateAccount(result.account);
+}
+
+/** On a new device: takes over the account of `code` with a new key made here. */
+export async function transferHere(code) {
+  const pair = await makeKeys();
+  const body = { code, publicKey: await publicKeyPem(pair), ...(await proof(pair, 'transfer')) };
+  const result = await api('POST', '/accounts/transfer', { body, auth: false });
+  await keepKeys(pair);
+  keys = pair;
+  setToken(result.session.token);
+  updateAccount(result.account);
+}
+
+/** On this device: a one-time code (10 minutes) to move the account to another device. */
+export async function makeTransferCode() {
+  return api('POST', '/me/transfer-codes', { body: await proof(keys, 'transfer-code') });
+}
+
+/** Deletes the account (signed by this device's key), then the key. */
+export async function withdraw(reason) {
+  await api('DELETE', '/me', { body: { reason, ...(await proof(keys, 'withdraw')) } });
+  await forgetKeys();
+  keys = null;
+  setToken(null);
+  updateAccount(null);
+}
+
+/** Ends this session; the key stays, so "sign in" later needs no code. */
+export async function signOut() {
+  try {
+    await api('DELETE', '/sessions/current');
+  } finally {
+    setToken(null);
+    updateAccount(null);
+  }
+}
+
+/** Signs in again with the stored key (after signing out). */
+export async function signInAgain() {
+  keys = keys ?? (await storedKeys());
+  if (!keys) return false;
+  await signIn();
+  return true;
+}
+
+export function hasKeys() {
+  return keys !== null;
+}

@@ -1,0 +1,125 @@
+// The first screen of a browser without an account: make the device key and the account
+// (`start`), with a suggested nickname one may change; or take over an account from another
+// device with a transfer code; or sign in again after signing out.
+
+import { h } from './dom.js';
+import { strings, language, setLanguage } from './i18n.js';
+import { describe } from './errors.js';
+import { register, transferHere, suggestNickname, checkNickname, signInAgain, hasKeys } from './session.js';
+
+const t = strings({
+  ko: {
+    title: '숨에 오신 걸 환영해요',
+    intro: '이름도, 이메일도, 전화번호도 묻지 않아요. 이 브라우저가 만든 열쇠가 곧 내 계정이에요. 열쇠는 이 기기 밖으로 나가지 않아요.',
+    nickname: '닉네임', nicknameHint: '1–8자. 나중에 바꿀 수 있어요.', start: '시작하기', starting: '열쇠를 만드는 중…',
+    transfer: '다른 기기에서 옮겨 오기', code: '이전 코드', codeHint: '원래 기기의 설정 → 새 기기로 옮기기에서 받은 코드', move: '계정 옮겨 오기',
+    again: '다시 로그인', againNote: '이 브라우저에는 이미 열쇠가 있어요.', other: 'English',
+    taken: '이미 쓰이는 닉네임이에요.', too_long: '8자까지 쓸 수 있어요.', empty: '닉네임을 입력해 주세요.', reserved: '쓸 수 없는 닉네임이에요.',
+    invalid_characters: '글자, 숫자, 공백, _ . - 만 쓸 수 있어요.', available: '쓸 수 있어요.',
+  },
+  en: {
+    title: 'Welcome to Soom',
+    intro: 'No name, no e-mail, no phone number. A key this browser makes is your account, and it never leaves this device.',
+    nickname: 'Nickname', nicknameHint: '1–8 characters. You can change it later.', start: 'Start', starting: 'Making your key…',
+    transfer: 'Move here from another device', code: 'Transfer code', codeHint: 'From Settings → Move to a new device on your old device', move: 'Move my account here',
+    again: 'Sign in again', againNote: 'This browser already holds a key.', other: '한국어',
+    taken: 'That nickname is taken.', too_long: 'At most 8 characters.', empty: 'Please enter a nickname.', reserved: 'That nickname is reserved.',
+    invalid_characters: 'Letters, digits, spaces and _ . - only.', available: 'Available.',
+  },
+});
+
+/** Renders the start screen; `done()` runs once an account is signed in. */
+export function renderStart(main, done) {
+  main.replaceChildren();
+  const nickname = h('input', { id: 'start-nickname', type: 'text', maxlength: '40', autocomplete: 'off', 'aria-describedby': 'start-nickname-hint start-nickname-check' });
+  const check = h('p', { id: 'start-nickname-check', class: 'muted small', 'aria-live': 'polite' });
+  const problem = h('div', { 'aria-live': 'assertive' });
+  const button = h('button', { type: 'submit', class: 'primary big', test: 'start' }, t('start'));
+  const fail = (error) => problem.replaceChildren(h('p', { class: 'error', role: 'alert', test: 'error' }, describe(error)));
+
+  suggestNickname().then((name) => {
+    if (!nickname.value) nickname.value = name;
+  }).catch(() => {
+    // Without a suggestion the server picks one at sign-up: nothing is lost.
+  });
+  let timer = null;
+  nickname.addEventListener('input', () => {
+    clearTimeout(timer);
+    const value = nickname.value.trim();
+    if (!value) {
+      check.textContent = '';
+      return;
+    }
+    timer = setTimeout(async () => {
+      try {
+        const result = await checkNickname(value);
+        check.textContent = result.available ? t('available') : t(result.reason ?? 'taken');
+        check.classList.toggle('error-text', !result.available);
+      } catch (error) {
+        check.textContent = describe(error);
+      }
+    }, 250);
+  });
+
+  const form = h('form', { class: 'stack start-form', novalidate: true },
+    h('div', { class: 'field' }, h('label', { for: 'start-nickname' }, t('nickname')), nickname,
+      h('p', { id: 'start-nickname-hint', class: 'muted small' }, t('nicknameHint')), check),
+    problem, button);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    problem.replaceChildren();
+    button.disabled = true;
+    button.textContent = t('starting');
+    try {
+      await register(nickname.value.trim() || null);
+      done();
+    } catch (error) {
+      fail(error);
+      button.disabled = false;
+      button.textContent = t('start');
+    }
+  });
+
+  const code = h('input', { id: 'transfer-code', type: 'text', autocomplete: 'one-time-code', 'aria-describedby': 'transfer-code-hint' });
+  const transferProblem = h('div', { 'aria-live': 'assertive' });
+  const transferForm = h('form', { class: 'stack', novalidate: true },
+    h('div', { class: 'field' }, h('label', { for: 'transfer-code' }, t('code')), code, h('p', { id: 'transfer-code-hint', class: 'muted small' }, t('codeHint'))),
+    transferProblem,
+    h('button', { type: 'submit', class: 'ghost' }, t('move')));
+  transferForm.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    transferProblem.replaceChildren();
+    try {
+      await transferHere(code.value.trim());
+      done();
+    } catch (error) {
+      transferProblem.replaceChildren(h('p', { class: 'error', role: 'alert', test: 'error' }, describe(error)));
+    }
+  });
+
+  const again = hasKeys() ? h('section', { class: 'stack' }, h('p', { class: 'muted' }, t('againNote')),
+    h('button', { type: 'button', class: 'ghost', onclick: async () => {
+      try {
+        if (await signInAgain()) done();
+      } catch (error) {
+        fail(error);
+      }
+    } }, t('again'))) : null;
+
+  main.append(h('section', { class: 'stack start' },
+    h('div', { class: 'row end' }, h('button', { type: 'button', class: 'ghost small', lang: language() === 'ko' ? 'en' : 'ko',
+      onclick: () => setLanguage(language() === 'ko' ? 'en' : 'ko') }, t('other'))),
+    h('h1', {}, t('title')), h('p', {}, t('intro')), form, again,
+    h('details', { class: 'transfer' }, h('summary', {}, t('transfer')), transferForm)));
+  button.focus();
+}
+
+const unsupported = strings({
+  ko: { title: '이 브라우저에서는 숨을 쓸 수 없어요', body: '숨은 기기 열쇠를 WebCrypto로 만들어요. WebCrypto는 보안 연결(HTTPS)이나 이 컴퓨터 주소(localhost, 127.0.0.1)에서만 열려요. HTTPS 주소로 접속하거나 운영자에게 문의해 주세요.' },
+  en: { title: 'Soom cannot run in this browser here', body: 'Soom makes its device key with WebCrypto, which browsers offer only on a secure connection (HTTPS) or on this computer (localhost, 127.0.0.1). Open Soom over HTTPS, or ask its operator.' },
+});
+
+/** What a browser without WebCrypto (not a secure context) sees instead of a blank page. */
+export function renderUnsupported(main) {
+  main.replaceChildren(h('section', { class: 'stack start', role: 'alert', test: 'error' }, h('h1', {}, unsupported('title')), h('p', {}, unsupported('body'))));
+}

@@ -1,0 +1,75 @@
+import Hummingbird
+import NIOCore
+
+/// `GET /` and `GET /app/{version}/{file}`: the web client's page and files (see `WebAssets`).
+struct WebClientReactor: Reactor {
+    enum Action: Sendable {
+        /// The page, naming this release's files.
+        case showPage(ifNoneMatch: String?)
+        /// One file of the release `version`. Another release's version still gets today's file
+        /// (during a rolling update a page from one instance may ask another), but not cached for long.
+        case showFile(version: String, name: String, ifNoneMatch: String?)
+    }
+
+    enum Mutation: Sendable, Equatable {
+        case pageFound(notModified: Bool)
+        case fileFound(name: String, caching: Caching, notModified: Bool)
+    }
+
+    enum State: Sendable, Equatable {
+        case pending
+        case page(notModified: Bool)
+        case file(name: String, caching: Caching, notModified: Bool)
+    }
+
+    /// How long a browser may keep a response without asking again.
+    enum Caching: Sendable, Equatable {
+        /// Revalidate on every use (the page; a file asked for under another release's version).
+        case revalidate
+        /// A year, unchanged: the URL names the release.
+        case immutable
+    }
+
+    var initialState: State { .pending }
+
+    func mutate(action: Action) async throws -> [Mutation] {
+        switch action {
+        case .showPage(let ifNoneMatch):
+            return [.pageFound(notModified: ImagesReactor.matches(ifNoneMatch, WebAssets.index.etag))]
+        case .showFile(let version, let name, let ifNoneMatch):
+            guard let file = WebAssets.files[name], name != "index.html" else { throw APIError.notFound }
+            let current = version == WebAssets.version
+            return [.fileFound(name: name, caching: current ? .immutable : .revalidate, notModified: ImagesReactor.matches(ifNoneMatch, file.etag))]
+        }
+    }
+
+    static func reduce(state: State, mutation: Mutation) -> State {
+        switch mutation {
+        case .pageFound(let notModified): .page(notModified: notModified)
+        case .fileFound(let name, let caching, let notModified): .file(name: name, caching: caching, notModified: notModified)
+        }
+    }
+}
+
+extension WebClientReactor.State: ResponseState {
+    func response() throws -> Response {
+        switch self {
+        case .pending:
+            throw IncompleteReactorState(state: "\(self)")
+        case .page(let notModified):
+            return Self.response(WebAssets.index, caching: .revalidate, notModified: notModified)
+        case .file(let name, let caching, let notModified):
+            guard let asset = WebAssets.files[name] else { throw APIError.notFound }
+            return Self.response(asset, caching: caching, notModified: notModified)
+        }
+    }
+
+    private static func response(_ asset: WebAssets.Asset, caching: WebClientReactor.Caching, notModified: Bool) -> Response {
+        var headers = WebAssets.securityHeaders
+        headers[.eTag] = asset.etag
+        headers[.cacheControl] = caching == .immutable ? "public, max-age=31536000, immutable" : "no-cache"
+        if notModified { return Response(status: .notModified, headers: headers) }
+        headers[.contentType] = asset.contentType
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: asset.buffer))
+    }
+}
