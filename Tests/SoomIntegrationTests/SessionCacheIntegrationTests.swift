@@ -175,3 +175,48 @@ struct SessionCacheIntegrationTests {
         }
     }
 }
+
+@Suite("Session listener shutdown while PostgreSQL ends its connections")
+struct SessionListenerShutdownTests {
+    /// The suite's rare hang, found: a listener whose connection the server ended just as it
+    /// opened waited in PostgresNIO's `listen(on:)` for ever, and the app's graceful shutdown
+    /// with it (every other service had stopped; this one sat at 0 % CPU after connecting).
+    @Test("a listener stops within seconds of being cancelled, however its connections are being ended")
+    func stopsWhileConnectionsAreEnded() async throws {
+        try await withFreshDatabase { configuration in
+            let database = TestDatabase(configuration: configuration)
+            // Ends the listener's connection over and over, in every phase: connecting, LISTEN, listening.
+            let terminator = Task {
+                while !Task.isCancelled {
+                    try? await database.execute(
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = \(SessionInvalidationListener.applicationName)")
+                    try? await Task.sleep(for: .milliseconds(Int.random(in: 0...4)))
+                }
+            }
+            defer { terminator.cancel() }
+            for round in 0..<12 {
+                let listener = SessionInvalidationListener(
+                    database: configuration, cache: SessionCache(lifetime: 300), startAfter: OneTimeSignal(signalled: true),
+                    logger: Logger(label: "soom-test"), heartbeat: .milliseconds(200), heartbeatTimeout: .seconds(1), setupTimeout: .seconds(3))
+                let stopped = FirstOutcome()
+                let running = Task {
+                    try? await listener.run()
+                    stopped.resolve(.success(()))
+                }
+                try await Task.sleep(for: .milliseconds(Int.random(in: 20...1500)))
+                let cancelledAt = ContinuousClock.now
+                running.cancel()
+                let timer = Task {
+                    try await Task.sleep(for: .seconds(5))
+                    stopped.resolve(.failure(TestTimedOut(limit: .seconds(5), phase: "listener stop")))
+                }
+                let outcome = await stopped.value
+                timer.cancel()
+                #expect(throws: Never.self, "round \(round)") { try outcome.get() }
+                #expect(cancelledAt.duration(to: .now) < .seconds(5))
+            }
+            terminator.cancel()
+            _ = await terminator.result
+        }
+    }
+}
