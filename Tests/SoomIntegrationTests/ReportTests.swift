@@ -37,6 +37,39 @@ struct ReportTests {
         }
     }
 
+    @Test("a reported card disappears from the reporter's own lists (cached pages included) and its detail is 404 for them; others still see it")
+    func reportedCardLeavesTheReportersLists() async throws {
+        try await withTestApp { client, database in
+            let tokens = try await database.makeAccounts(3)
+            let (author, reporter, other) = (tokens[0], tokens[1], tokens[2])
+            let authorID = try await client.accountID(author)
+            let parent = try await client.postCard(author, "부모 카드", extra: ["tags": ["신고태그"]])
+            let card = try await client.postCard(author, "신고될 카드", extra: ["tags": ["신고태그"]])
+            let comment = try await client.postCard(author, "신고될 댓글", parent: parent.id, extra: ["tags": ["신고태그"]])
+            let lists = ["/v1/feeds/latest", "/v1/tags/신고태그/cards", "/v1/users/\(authorID)/cards", "/v1/cards/\(parent.id)/comments"]
+            func ids(_ path: String, _ token: String) async throws -> Set<String> {
+                Set(try await client.allPages(path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)!, token: token).map(\.id))
+            }
+            // The reporter has read every list before (the shared page cache holds them).
+            for path in lists { #expect(try await !ids(path, reporter).isDisjoint(with: [card.id, comment.id]), "\(path)") }
+
+            #expect(try await client.report(reporter, card.id).status == .accepted)
+            #expect(try await client.report(reporter, comment.id).status == .accepted)
+            for path in lists {
+                #expect(try await ids(path, reporter).isDisjoint(with: [card.id, comment.id]), "\(path) still shows a reported card to its reporter")
+                #expect(try await !ids(path, other).isDisjoint(with: [card.id, comment.id]), "\(path) hides a card from someone who did not report it")
+            }
+            #expect(try await ids("/v1/feeds/latest", reporter).contains(parent.id))
+            for id in [card.id, comment.id] {
+                #expect(try await client.send(.get, "/v1/cards/\(id)", token: reporter).status == .notFound)
+                #expect(try await client.send(.get, "/v1/cards/\(id)", token: other).status == .ok)
+                #expect(try await client.send(.get, "/v1/cards/\(id)", token: author).status == .ok)
+                // Reporting it again is still the contract's 409, not a 404.
+                #expect(try await client.report(reporter, id).errorCode == "already_reported")
+            }
+        }
+    }
+
     @Test("reports from accounts younger than the reporter minimum age are recorded but never hide a card, even once those accounts age")
     func youngReportersDoNotHide() async throws {
         try await withTestApp(moderation: .default) { client, database in

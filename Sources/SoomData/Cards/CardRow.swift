@@ -15,15 +15,28 @@ enum CardRow {
     /// Whether `viewer` may open the card `c` on its own: visible to them, or their own card
     /// even when hidden (its author is told it was hidden and may look at it, or delete it).
     static func readable(by viewer: String) -> String {
-        "\(Self.unexpired) AND (c.author_id = \(viewer) OR (c.hidden_at IS NULL AND \(Self.notBlocked(viewer, "c.author_id"))))"
+        "\(Self.unexpired) AND (c.author_id = \(viewer) OR (c.hidden_at IS NULL AND \(Self.notBlockedNorReported(viewer))))"
     }
 
-    /// Whether `viewer` may see the card `c`: it is live, and neither its author nor the viewer
-    /// blocked the other. Every read of cards filters with this — the one place a block reaches
-    /// all feeds, lists and details. One probe of the `blocks` primary key per card (the pairs
-    /// (viewer, author) and (author, viewer); a self-block cannot exist).
+    /// Whether `viewer` may see the card `c`: it is live, neither its author nor the viewer
+    /// blocked the other, and the viewer did not report it. Every read of cards filters with
+    /// this — the one place a block or a report reaches all feeds, lists and details. One probe
+    /// of the `blocks` primary key per card (the pairs (viewer, author) and (author, viewer); a
+    /// self-block cannot exist) and one of the `reports` primary key.
     static func visible(to viewer: String) -> String {
-        "\(Self.live) AND \(Self.notBlocked(viewer, "c.author_id"))"
+        "\(Self.live) AND \(Self.notBlockedNorReported(viewer))"
+    }
+
+    /// `notBlocked` between the viewer and the card's author, and the viewer did not report the
+    /// card `c` (contract: a reported card disappears from the reporter's own lists and its
+    /// detail is `404` for them): probes of the `blocks` and `reports` primary keys, as one
+    /// sub-select, so the planner prices one probe per row, not two (with two, it chose a bitmap
+    /// scan and a sort of a tag's whole feed for a later page). `OFFSET 0` as in `notBlocked`.
+    static func notBlockedNorReported(_ viewer: String) -> String {
+        """
+        NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id IN (\(viewer), c.author_id) AND b.blocked_id IN (\(viewer), c.author_id) \
+        UNION ALL SELECT 1 FROM reports r WHERE r.card_id = c.id AND r.reporter_id = \(viewer) OFFSET 0)
+        """
     }
 
     /// Neither of the two accounts (SQL expressions) blocked the other.
@@ -77,10 +90,13 @@ enum CardRow {
         PageReading(columns: Self.select(viewer: viewer), filter: Self.visible(to: viewer))
     }
 
-    /// The page everyone shares: every `live` card, blocks or not, and after `select`'s columns
-    /// one more (at `columnCount`): whether the viewer and the author blocked one another.
+    /// The page everyone shares: every `live` card, blocks and reports or not, and after
+    /// `select`'s columns one more (at `columnCount`): whether the card is not for this viewer
+    /// (they and the author blocked one another, or they reported it).
     static func sharedPageReading(for viewer: String) -> PageReading {
-        PageReading(columns: "\(Self.select(viewer: viewer)), NOT \(Self.notBlocked(viewer, "c.author_id")) AS blocked", filter: Self.live)
+        PageReading(
+            columns: "\(Self.select(viewer: viewer)), NOT \(Self.notBlockedNorReported(viewer)) AS blocked",
+            filter: Self.live)
     }
 
     static func decode(_ row: PostgresRow) throws -> (card: Card, micros: Int64) {

@@ -105,6 +105,7 @@ extension CardStatements {
             SELECT COALESCE(array_agg(l.card_id), '{}'), COALESCE(array_agg(c.like_count), '{}'),
                    EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = $1 AND b.blocked_id = ANY($3::uuid[]))
                                                      OR (b.blocked_id = $1 AND b.blocker_id = ANY($3::uuid[])))
+                   OR EXISTS (SELECT 1 FROM reports r WHERE r.card_id = ANY($2::uuid[]) AND r.reporter_id = $1)
             FROM likes l JOIN cards c ON c.id = l.card_id
             WHERE l.account_id = $1 AND l.card_id = ANY($2::uuid[])
             """

@@ -5,7 +5,8 @@ public struct ViewerMarks: Sendable, Equatable {
     /// The page's cards the viewer liked, with their like counts as read with the marks: a reader
     /// who just liked a card through another instance sees their like counted.
     public let liked: [UUID: Int]
-    /// The viewer and an author on the page blocked one another: the page must be read for the viewer.
+    /// The viewer and an author on the page blocked one another, or the viewer reported a card on
+    /// it: the page must be read for the viewer.
     public let blocked: Bool
 
     public init(liked: [UUID: Int], blocked: Bool) {
