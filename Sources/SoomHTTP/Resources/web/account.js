@@ -53,9 +53,9 @@ function graphemes(text) {
   return [...new Intl.Segmenter().segment(text)].length;
 }
 
+/** Back to the start screen: the shell listens for this and takes down the signed-in screens. */
 function restart() {
-  location.hash = '';
-  location.reload();
+  window.dispatchEvent(new Event('soom:signed-out'));
 }
 
 function section(id, title, note, ...content) {

@@ -6,8 +6,8 @@ import { strings, onLanguageChange, language } from './i18n.js';
 import { errorBox } from './errors.js';
 import { isSupported } from './device.js';
 import { resume, currentAccount } from './session.js';
-import { route, start, href, navigate, currentPath } from './router.js';
-import { watchUnread, refreshUnread } from './unread.js';
+import { route, start, stop, href, navigate, currentPath } from './router.js';
+import { watchUnread, unwatchUnread, refreshUnread } from './unread.js';
 import { openComposer } from './compose.js';
 import * as feed from './feed.js';
 import * as detail from './detail.js';
@@ -77,6 +77,15 @@ function signedIn() {
     if (path === '/notifications') refreshUnread();
   });
 }
+
+// Signed out or withdrawn (account.js): no signed-in screen stays, nothing more is fetched.
+window.addEventListener('soom:signed-out', () => {
+  stop();
+  unwatchUnread();
+  header.replaceChildren();
+  history.replaceState(null, '', location.pathname);
+  renderStart(main, signedIn);
+});
 
 async function boot() {
   if (!isSupported()) {

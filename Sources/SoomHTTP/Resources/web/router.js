@@ -26,10 +26,22 @@ export function currentPath() {
 }
 
 /** Renders the current hash into `main` now and after every change. `changed(path)` runs first. */
+let listener = null;
+
 export function start(main, changed) {
+  stop();
   onChange = changed;
-  window.addEventListener('hashchange', () => render(main));
+  listener = () => render(main);
+  window.addEventListener('hashchange', listener);
   render(main);
+}
+
+/** Stops following the hash (signed out): the current screen's cleanup runs. */
+export function stop() {
+  if (listener) window.removeEventListener('hashchange', listener);
+  listener = null;
+  if (typeof current === 'function') current();
+  current = null;
 }
 
 function render(main = document.querySelector('main')) {

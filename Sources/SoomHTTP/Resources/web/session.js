@@ -5,6 +5,9 @@ import { api, setToken, onSessionExpired, ApiError } from './api.js';
 import { storedKeys, makeKeys, keepKeys, forgetKeys, publicKeyPem, proof } from './device.js';
 
 let keys = null;
+// Set by signing out: the next load shows the start screen (with "sign in again") instead of
+// signing in with the stored key by itself. A preference, not a secret.
+const SIGNED_OUT = 'soom.signedOut';
 let me = null;
 const listeners = new Set();
 
@@ -23,6 +26,7 @@ export function onAccountChange(listener) {
 }
 
 async function signIn() {
+  localStorage.removeItem(SIGNED_OUT);
   const body = { publicKey: await publicKeyPem(keys), ...(await proof(keys, 'login')) };
   const result = await api('POST', '/sessions', { body, auth: false });
   setToken(result.session.token);
@@ -42,6 +46,7 @@ onSessionExpired(async () => {
 export async function resume() {
   keys = await storedKeys();
   if (!keys) return false;
+  if (localStorage.getItem(SIGNED_OUT)) return false;
   try {
     await signIn();
     return true;
@@ -71,6 +76,7 @@ export async function register(nickname) {
   const body = { publicKey: await publicKeyPem(pair), ...(await proof(pair, 'register')) };
   if (nickname) body.nickname = nickname;
   const result = await api('POST', '/accounts', { body, auth: false });
+  localStorage.removeItem(SIGNED_OUT);
   await keepKeys(pair);
   keys = pair;
   setToken(result.session.token);
@@ -82,6 +88,7 @@ export async function transferHere(code) {
   const pair = await makeKeys();
   const body = { code, publicKey: await publicKeyPem(pair), ...(await proof(pair, 'transfer')) };
   const result = await api('POST', '/accounts/transfer', { body, auth: false });
+  localStorage.removeItem(SIGNED_OUT);
   await keepKeys(pair);
   keys = pair;
   setToken(result.session.token);
@@ -104,6 +111,7 @@ export async function withdraw(reason) {
 
 /** Ends this session; the key stays, so "sign in" later needs no code. */
 export async function signOut() {
+  localStorage.setItem(SIGNED_OUT, '1');
   try {
     await api('DELETE', '/sessions/current');
   } finally {

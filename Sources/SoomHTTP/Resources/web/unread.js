@@ -19,6 +19,13 @@ export async function refreshUnread() {
   }
 }
 
+/** Stops refreshing (signed out). */
+export function unwatchUnread() {
+  clearInterval(timer);
+  timer = null;
+  badge = null;
+}
+
 /** Starts keeping `element` up to date. */
 export function watchUnread(element) {
   badge = element;
@@ -27,8 +34,9 @@ export function watchUnread(element) {
   timer = setInterval(() => {
     if (document.visibilityState === 'visible') refreshUnread();
   }, 15000);
-  document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'visible') refreshUnread();
-  });
-  window.addEventListener('soom:unread-changed', refreshUnread);
 }
+
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'visible') refreshUnread();
+});
+window.addEventListener('soom:unread-changed', refreshUnread);
