@@ -1,7 +1,7 @@
 /// Bounds how many test applications run at once.
 ///
 /// Swift Testing starts every test of the run together. Each test app holds a database of its own
-/// and a pool that opens all its connections up front, so 190 apps at once would ask the throwaway
+/// and a pool of up to six connections, so 190 apps at once could ask the throwaway
 /// server for well over a thousand connections and the slowest starters would fail with
 /// "too many clients". Apps beyond the limit wait for a slot instead; a test that starts an app
 /// inside another (task-local `held`) reuses its slot, so nesting cannot deadlock.
