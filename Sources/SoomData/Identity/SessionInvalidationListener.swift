@@ -29,13 +29,11 @@ public struct SessionInvalidationListener: Service {
     let logger: Logger
     let heartbeat: Duration
     let heartbeatTimeout: Duration
-    /// How long connecting and starting to listen may take before the attempt is given up.
-    let setupTimeout: Duration
 
     /// - Parameter startAfter: the first connection waits for it (the triggers come with the schema).
     public init(
         database: DatabaseConfiguration, cache: SessionCache, startAfter: OneTimeSignal, logger: Logger,
-        heartbeat: Duration = .seconds(5), heartbeatTimeout: Duration = .seconds(3), setupTimeout: Duration = .seconds(10)
+        heartbeat: Duration = .seconds(5), heartbeatTimeout: Duration = .seconds(3)
     ) {
         self.database = database
         self.cache = cache
@@ -43,7 +41,6 @@ public struct SessionInvalidationListener: Service {
         self.logger = logger
         self.heartbeat = heartbeat
         self.heartbeatTimeout = heartbeatTimeout
-        self.setupTimeout = setupTimeout
     }
 
     /// How the connection shows in `pg_stat_activity`.
@@ -80,11 +77,9 @@ public struct SessionInvalidationListener: Service {
                     try? await Task.sleep(for: .milliseconds(100))
                     continue
                 }
-                let started = Flag()
-                defer { if started.isSet { delay = .seconds(1) } }
                 do {
-                    try await self.listenAbandonably {
-                        started.set()
+                    try await self.listen {
+                        delay = .seconds(1)
                         listening.record(1)
                     }
                 } catch where Task.isCancelled || error is CancellationError {
@@ -104,71 +99,11 @@ public struct SessionInvalidationListener: Service {
         listening.record(0)
     }
 
-    /// LISTEN did not start within `setupTimeout` of connecting.
-    struct ListenNotStarted: Error {}
-
-    /// Runs `listen` in a task of its own and stops waiting for it when this service is cancelled
-    /// (graceful shutdown) or when listening has not begun `setupTimeout` after the start.
-    ///
-    /// Why not simply await `listen`: with PostgresNIO 1.33, a connection the server ends just as
-    /// it opens (`pg_terminate_backend`, a restart) can leave `PostgresConnection.listen(on:)`
-    /// waiting for ever: no error, no cancellation reaches it. Awaited directly, that stalled the
-    /// graceful shutdown for good (the test suite's rare hang: every other service had stopped and
-    /// this one sat at 0 % CPU after "connected"; seen with a stress of apps whose connections
-    /// were terminated). The abandoned task's connection is closed; the task itself, if it is
-    /// stuck, stays suspended and holds nothing else.
-    private func listenAbandonably(onListening: @escaping @Sendable () -> Void) async throws {
-        let (outcomes, outcome) = AsyncStream.makeStream(of: Result<Void, any Error>.self)
-        let opened = OpenedConnection()
-        let started = Flag()
-        let work = Task {
-            do {
-                try await self.listen(opened: opened) {
-                    started.set()
-                    onListening()
-                }
-                outcome.yield(.success(()))
-            } catch {
-                outcome.yield(.failure(error))
-            }
-        }
-        let setupTimer = Task {
-            try await Task.sleep(for: self.setupTimeout)
-            if !started.isSet { outcome.yield(.failure(ListenNotStarted())) }
-        }
-        defer {
-            setupTimer.cancel()
-            work.cancel()
-            opened.closeIfStillOpen()
-        }
-        // Ends (nil) as soon as this task is cancelled, whatever `work` is doing.
-        for await result in outcomes { return try result.get() }
-        throw CancellationError()
-    }
-
-    /// A flag set once, read from any task.
-    private final class Flag: Sendable {
-        private let value = Atomic(false)
-        var isSet: Bool { self.value.load(ordering: .relaxed) }
-        func set() { self.value.store(true, ordering: .relaxed) }
-    }
-
-    /// The connection `listen` opened, for `listenAbandonably` to close when it gives up.
-    private final class OpenedConnection: Sendable {
-        private let connection = Mutex<PostgresConnection?>(nil)
-        func set(_ connection: PostgresConnection) { self.connection.withLock { $0 = connection } }
-        func closeIfStillOpen() {
-            guard let connection = self.connection.withLock({ $0 }), !connection.isClosed else { return }
-            Task { try? await connection.close() }
-        }
-    }
-
     /// One connection's life: returns or throws only when it ends.
-    private func listen(opened: OpenedConnection, onListening: () -> Void) async throws {
+    private func listen(onListening: () -> Void) async throws {
         var configuration = try DatabaseProbe.connectionConfiguration(self.database)
         configuration.options.additionalStartupParameters = [("application_name", Self.applicationName)]
         let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: self.logger)
-        opened.set(connection)
         do {
             try await connection.listen(on: SessionCache.channel) { notifications in
                 let pairs = Self.triggers.map { "('\($0.0)', '\($0.1)')" }.joined(separator: ", ")
