@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import NIOCore
 import SoomCrypto
@@ -64,11 +65,9 @@ enum WebAssets {
         Asset(buffer: ByteBuffer(bytes: bytes), contentType: contentType, etag: "\"\(hex(SHA256Digest.hash(bytes).prefix(16)))\"")
     }
 
+    /// Lower-case hexadecimal, as `DefaultImages` and the migrations' checksums write digests.
     private static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        bytes.map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]])
-        }.joined()
+        bytes.map { String(format: "%02x", $0) }.joined()
     }
 
     /// The headers every web client response carries: nothing from another origin may load
