@@ -14,6 +14,8 @@ export class ApiError extends Error {
 
 let token = null;
 let renewSession = null;
+// The one renewal in flight: every call that meets a 401 (or starts) meanwhile waits for it.
+let renewing = null;
 
 export function setToken(value) {
   token = value;
@@ -23,20 +25,33 @@ export function hasSession() {
   return token !== null;
 }
 
-/** `renew` signs a fresh login challenge and returns the new token (or throws). */
+/** `renew` signs a fresh login challenge, sets the new token and returns it (or throws). */
 export function onSessionExpired(renew) {
   renewSession = renew;
+}
+
+/** Starts a renewal, or joins the one already running. The token is not touched here: when the
+ * renewal fails, the old one stays (a network hiccup must not end the session for good). */
+function renew() {
+  renewing ??= Promise.resolve()
+    .then(() => renewSession())
+    .finally(() => {
+      renewing = null;
+    });
+  return renewing;
 }
 
 /**
  * Calls the API. `body`: an object sent as JSON, or a Blob/File sent raw with its type.
  * Returns the parsed JSON (null for 204). Throws `ApiError` for every failure, with the
- * server's code and message. A 401 on a signed-in call renews the session once and retries.
+ * server's code and message. A 401 on a signed-in call renews the session once and retries;
+ * concurrent 401s share one renewal.
  */
 export async function api(method, path, { body, auth = true, headers = {} } = {}) {
   const attempt = async () => {
     const sent = { ...headers };
-    if (auth && token) sent.Authorization = `Bearer ${token}`;
+    const used = auth ? token : null;
+    if (used) sent.Authorization = `Bearer ${used}`;
     let payload;
     if (body instanceof Blob) {
       payload = body;
@@ -46,16 +61,19 @@ export async function api(method, path, { body, auth = true, headers = {} } = {}
       sent['Content-Type'] = 'application/json';
     }
     try {
-      return await fetch(`/v1${path}`, { method, headers: sent, body: payload, credentials: 'omit', cache: 'no-store' });
+      return { used, response: await fetch(`/v1${path}`, { method, headers: sent, body: payload, credentials: 'omit', cache: 'no-store' }) };
     } catch {
       throw new ApiError(0, 'network', '');
     }
   };
-  let response = await attempt();
-  if (response.status === 401 && auth && token && renewSession) {
-    token = null;
-    token = await renewSession();
-    response = await attempt();
+  // A renewal under way: wait for its token rather than sending one known to be expired.
+  if (auth && renewing) await renewing.catch(() => {});
+  let { used, response } = await attempt();
+  if (response.status === 401 && auth && used && renewSession) {
+    // Renewed already by another call since this one was sent: just retry with the new token.
+    if (token === used) await renew();
+    else if (renewing) await renewing;
+    ({ response } = await attempt());
   }
   if (response.status === 204) return null;
   let json = null;
@@ -66,7 +84,10 @@ export async function api(method, path, { body, auth = true, headers = {} } = {}
   }
   if (!response.ok) {
     const error = json?.error ?? {};
-    throw new ApiError(response.status, error.code ?? 'http_' + response.status, error.message ?? '', error);
+    const failure = new ApiError(response.status, error.code ?? 'http_' + response.status, error.message ?? '', error);
+    const retryAfter = Number(response.headers.get('Retry-After'));
+    failure.retryAfter = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null;
+    throw failure;
   }
   return json;
 }
