@@ -19,8 +19,8 @@ import * as account from './account.js';
 import { renderStart, renderUnsupported } from './start.js';
 
 const t = strings({
-  ko: { home: '홈', tags: '태그', notifications: '알림', me: '나', compose: '카드 쓰기', unread: '읽지 않은 알림', main: '주요 메뉴', loading: '여는 중…', skip: '본문으로 건너뛰기' },
-  en: { home: 'Home', tags: 'Tags', notifications: 'Notifications', me: 'Me', compose: 'New card', unread: 'unread notifications', main: 'Main menu', loading: 'Opening…', skip: 'Skip to content' },
+  ko: { home: '홈', tags: '태그', notifications: '알림', me: '나', compose: '카드 쓰기', unread: '읽지 않은 알림 {count}개', main: '주요 메뉴', loading: '여는 중…', skip: '본문으로 건너뛰기' },
+  en: { home: 'Home', tags: 'Tags', notifications: 'Notifications', me: 'Me', compose: 'New card', unread: '{count} unread', main: 'Main menu', loading: 'Opening…', skip: 'Skip to content' },
 });
 
 const main = document.querySelector('main');
@@ -37,7 +37,9 @@ route('/notifications', notifications.render);
 route('/account', account.render);
 
 function shell() {
-  const badge = h('span', { class: 'unread zero', test: 'unread-count', 'aria-label': t('unread') }, '0');
+  // The badge is for the eye; the link's name says the count in words ("알림, 읽지 않은 알림 3개").
+  const badge = h('span', { class: 'unread zero', test: 'unread-count', 'aria-hidden': 'true' }, '0');
+  const spoken = h('span', { class: 'visually-hidden' }, t('unread', { count: 0 }));
   const link = (path, label, extra = {}) => h('a', { href: href(path), class: 'nav-link', dataset: { path }, ...extra }, label);
   header.replaceChildren(
     h('button', { type: 'button', class: 'skip', onclick: () => main.focus() }, t('skip')),
@@ -45,10 +47,12 @@ function shell() {
     h('nav', { class: 'main-nav', 'aria-label': t('main') },
       link('/', t('home'), { test: 'nav-home' }),
       link('/tags', t('tags'), { test: 'nav-tags' }),
-      link('/notifications', [t('notifications'), ' ', badge], { test: 'notifications' }),
+      link('/notifications', [t('notifications'), ' ', badge, h('span', { class: 'visually-hidden' }, ', '), spoken], { test: 'notifications' }),
       link('/me', t('me'), { test: 'nav-me' })),
     h('button', { type: 'button', class: 'primary compose-button', test: 'compose', onclick: compose }, h('span', { 'aria-hidden': 'true' }, '+ '), t('compose')));
-  watchUnread(badge);
+  watchUnread(badge, (count) => {
+    spoken.textContent = t('unread', { count });
+  });
   markCurrent(currentPath());
 }
 
@@ -79,12 +83,13 @@ function signedIn() {
 }
 
 // Signed out or withdrawn (account.js): no signed-in screen stays, nothing more is fetched.
-window.addEventListener('soom:signed-out', () => {
+window.addEventListener('soom:signed-out', (event) => {
   stop();
   unwatchUnread();
+  feed.forget();
   header.replaceChildren();
   history.replaceState(null, '', location.pathname);
-  renderStart(main, signedIn);
+  renderStart(main, signedIn, { lost: event.detail?.reason === 'account_not_found' });
 });
 
 async function boot() {
@@ -94,8 +99,9 @@ async function boot() {
   }
   main.replaceChildren(h('p', { class: 'muted', 'aria-live': 'polite' }, t('loading')));
   try {
-    if (await resume()) signedIn();
-    else renderStart(main, signedIn);
+    const state = await resume();
+    if (state === 'signed-in') signedIn();
+    else renderStart(main, signedIn, { lost: state === 'lost' });
   } catch (error) {
     main.replaceChildren(errorBox(error), h('button', { type: 'button', class: 'primary', onclick: () => location.reload() }, '↻'));
   }
@@ -104,6 +110,7 @@ async function boot() {
 // A language change redraws what is on screen in the new language.
 onLanguageChange(() => {
   if (currentAccount()) {
+    feed.forget();
     shell();
     navigate(currentPath());
   } else if (isSupported()) {

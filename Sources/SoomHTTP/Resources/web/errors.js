@@ -2,7 +2,7 @@
 // contract's error code, else the server's own message, else the status.
 
 import { h } from './dom.js';
-import { strings } from './i18n.js';
+import { strings, language } from './i18n.js';
 
 const t = strings({
   ko: {
@@ -13,6 +13,13 @@ const t = strings({
     device_already_registered: '이 기기는 이미 가입되어 있어요.',
     nickname_taken: '이미 쓰이는 닉네임이에요.',
     rejoin_not_allowed: '탈퇴한 뒤 7일이 지나야 다시 가입할 수 있어요.',
+    rejoinAt: '탈퇴한 뒤 7일이 지나야 다시 가입할 수 있어요. {when}부터 가입할 수 있어요.',
+    maintenance: '서버 점검 중이에요. 글쓰기·수정은 잠시 뒤에 다시 해 주세요.',
+    maintenanceUntil: '서버 점검 중이에요. {when}쯤 끝나요. 읽기는 지금도 할 수 있어요.',
+    idempotency_key_reused: '같은 요청이 다른 내용으로 다시 보내졌어요. 내용을 확인하고 다시 시도해 주세요.',
+    invalid_public_key: '이 브라우저가 만든 기기 열쇠를 서버가 받지 않았어요. 다른 브라우저로 시도해 주세요.',
+    method_not_allowed: '이 기능은 지원되지 않아요. 페이지를 새로고침해 주세요.',
+    retryIn: '{seconds}초 뒤에 다시 시도해 주세요.',
     validation_failed: '입력한 내용을 확인해 주세요.',
     invalid_request: '요청이 올바르지 않아요.',
     not_found: '찾을 수 없어요. 삭제되었거나 볼 수 없는 내용이에요.',
@@ -29,6 +36,7 @@ const t = strings({
     invalid_cursor: '목록을 이어서 불러오지 못했어요. 새로고침해 주세요.',
     geolocation: '위치를 가져오지 못했어요. 브라우저의 위치 권한을 확인해 주세요.',
     unknown: '문제가 생겼어요 ({status}).',
+    http_405: '이 기능은 지원되지 않아요. 페이지를 새로고침해 주세요.',
     dismiss: '닫기',
     field: '항목: {field}',
   },
@@ -40,6 +48,13 @@ const t = strings({
     device_already_registered: 'This device already has an account.',
     nickname_taken: 'That nickname is taken.',
     rejoin_not_allowed: 'You can join again 7 days after withdrawing.',
+    rejoinAt: 'You can join again 7 days after withdrawing: from {when}.',
+    maintenance: 'The server is under maintenance. Please post or change things again a little later.',
+    maintenanceUntil: 'The server is under maintenance until about {when}. Reading still works.',
+    idempotency_key_reused: 'The same request was sent again with different content. Please check it and try again.',
+    invalid_public_key: 'The server did not accept the device key this browser made. Please try another browser.',
+    method_not_allowed: 'This is not supported. Please reload the page.',
+    retryIn: 'Please try again in {seconds} seconds.',
     validation_failed: 'Please check what you entered.',
     invalid_request: 'The request was not valid.',
     not_found: 'Not found: it was deleted or you cannot see it.',
@@ -56,6 +71,7 @@ const t = strings({
     invalid_cursor: 'Could not load more. Please reload.',
     geolocation: 'Could not get your location. Check the browser’s location permission.',
     unknown: 'Something went wrong ({status}).',
+    http_405: 'This is not supported. Please reload the page.',
     dismiss: 'Close',
     field: 'Field: {field}',
   },
@@ -66,6 +82,16 @@ export function describe(error) {
   if (error?.code === 'account_restricted') {
     const until = error.details?.restrictedUntil ? new Date(error.details.restrictedUntil).toLocaleString() : '';
     return t('account_restricted', { until });
+  }
+  const when = (iso) => (iso && !Number.isNaN(Date.parse(iso)) ? new Date(iso).toLocaleString(language()) : null);
+  if (error?.code === 'rejoin_not_allowed' && when(error.details?.rejoinAvailableAt)) {
+    return t('rejoinAt', { when: when(error.details.rejoinAvailableAt) });
+  }
+  if (error?.code === 'maintenance' && when(error.details?.until)) {
+    return t('maintenanceUntil', { when: when(error.details.until) });
+  }
+  if (error?.code === 'rate_limited' && error.retryAfter) {
+    return `${t('rate_limited')} ${t('retryIn', { seconds: Math.ceil(error.retryAfter) })}`;
   }
   if (error?.code && t(error.code) !== error.code) {
     const sentence = t(error.code);
@@ -86,6 +112,8 @@ let toastArea = null;
 
 /** Shows an error at the bottom of the screen until dismissed (or 8 seconds pass). */
 export function showError(error) {
+  // Already said elsewhere (the start screen after the account moved away).
+  if (error?.handled) return;
   if (!toastArea) {
     toastArea = h('div', { class: 'toasts', 'aria-live': 'assertive' });
     document.body.append(toastArea);

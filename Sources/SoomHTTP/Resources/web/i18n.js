@@ -8,8 +8,27 @@ const STORAGE_KEY = 'soom.language';
 export const LANGUAGES = ['ko', 'en'];
 const listeners = new Set();
 
+/** localStorage, or nothing when the browser blocks it (then it throws on every access):
+ * preferences are then simply not kept, and the page still works. */
+export function readPreference(key) {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+export function writePreference(key, value) {
+  try {
+    if (value === null) window.localStorage.removeItem(key);
+    else window.localStorage.setItem(key, value);
+  } catch {
+    // Not kept: storage is blocked.
+  }
+}
+
 function initialLanguage() {
-  const saved = localStorage.getItem(STORAGE_KEY);
+  const saved = readPreference(STORAGE_KEY);
   if (LANGUAGES.includes(saved)) return saved;
   for (const wanted of navigator.languages ?? [navigator.language]) {
     const base = String(wanted).toLowerCase().split('-')[0];
@@ -28,7 +47,7 @@ export function language() {
 export function setLanguage(next) {
   if (!LANGUAGES.includes(next) || next === current) return;
   current = next;
-  localStorage.setItem(STORAGE_KEY, next);
+  writePreference(STORAGE_KEY, next);
   document.documentElement.lang = next;
   for (const listener of listeners) listener(next);
 }

@@ -2,6 +2,7 @@
 // challenge with the stored device key), move to another device, withdraw, sign out.
 
 import { api, setToken, onSessionExpired, ApiError } from './api.js';
+import { readPreference, writePreference } from './i18n.js';
 import { storedKeys, makeKeys, keepKeys, forgetKeys, publicKeyPem, proof } from './device.js';
 
 let keys = null;
@@ -26,7 +27,7 @@ export function onAccountChange(listener) {
 }
 
 async function signIn() {
-  localStorage.removeItem(SIGNED_OUT);
+  writePreference(SIGNED_OUT, null);
   const body = { publicKey: await publicKeyPem(keys), ...(await proof(keys, 'login')) };
   const result = await api('POST', '/sessions', { body, auth: false });
   setToken(result.session.token);
@@ -34,27 +35,53 @@ async function signIn() {
   return result.session.token;
 }
 
+function isLost(error) {
+  return error instanceof ApiError && error.code === 'account_not_found';
+}
+
+/** This key's account is gone (moved to another device, or withdrawn elsewhere): the key is
+ * forgotten, so the start screen offers a fresh start instead of a sign-in that cannot work. */
+async function forgetLostAccount() {
+  try {
+    await forgetKeys();
+  } finally {
+    keys = null;
+    setToken(null);
+    updateAccount(null);
+  }
+}
+
 onSessionExpired(async () => {
   if (!keys) throw new ApiError(401, 'unauthorized', '');
-  return signIn();
+  try {
+    return await signIn();
+  } catch (error) {
+    if (isLost(error)) {
+      await forgetLostAccount().catch(() => {});
+      // The start screen says why (app.js); the screen that asked does not show it again.
+      error.handled = true;
+      window.dispatchEvent(new CustomEvent('soom:signed-out', { detail: { reason: 'account_not_found' } }));
+    }
+    throw error;
+  }
 });
 
 /**
- * After a (re)load: signs in with the stored key. Returns false when this browser has no key,
- * or its account no longer exists (withdrawn, moved to another device): then the key is forgotten.
+ * After a (re)load: signs in with the stored key. Returns 'signed-in'; 'start' when this
+ * browser has no key or signed out; 'lost' when its account no longer exists (withdrawn, moved
+ * to another device): then the key is forgotten.
  */
 export async function resume() {
   keys = await storedKeys();
-  if (!keys) return false;
-  if (localStorage.getItem(SIGNED_OUT)) return false;
+  if (!keys) return 'start';
+  if (readPreference(SIGNED_OUT)) return 'start';
   try {
     await signIn();
-    return true;
+    return 'signed-in';
   } catch (error) {
-    if (error instanceof ApiError && error.code === 'account_not_found') {
-      await forgetKeys();
-      keys = null;
-      return false;
+    if (isLost(error)) {
+      await forgetLostAccount();
+      return 'lost';
     }
     throw error;
   }
@@ -76,7 +103,7 @@ export async function register(nickname) {
   const body = { publicKey: await publicKeyPem(pair), ...(await proof(pair, 'register')) };
   if (nickname) body.nickname = nickname;
   const result = await api('POST', '/accounts', { body, auth: false });
-  localStorage.removeItem(SIGNED_OUT);
+  writePreference(SIGNED_OUT, null);
   await keepKeys(pair);
   keys = pair;
   setToken(result.session.token);
@@ -88,7 +115,7 @@ export async function transferHere(code) {
   const pair = await makeKeys();
   const body = { code, publicKey: await publicKeyPem(pair), ...(await proof(pair, 'transfer')) };
   const result = await api('POST', '/accounts/transfer', { body, auth: false });
-  localStorage.removeItem(SIGNED_OUT);
+  writePreference(SIGNED_OUT, null);
   await keepKeys(pair);
   keys = pair;
   setToken(result.session.token);
@@ -111,7 +138,7 @@ export async function withdraw(reason) {
 
 /** Ends this session; the key stays, so "sign in" later needs no code. */
 export async function signOut() {
-  localStorage.setItem(SIGNED_OUT, '1');
+  writePreference(SIGNED_OUT, '1');
   try {
     await api('DELETE', '/sessions/current');
   } finally {
@@ -124,7 +151,12 @@ export async function signOut() {
 export async function signInAgain() {
   keys = keys ?? (await storedKeys());
   if (!keys) return false;
-  await signIn();
+  try {
+    await signIn();
+  } catch (error) {
+    if (isLost(error)) await forgetLostAccount();
+    throw error;
+  }
   return true;
 }
 

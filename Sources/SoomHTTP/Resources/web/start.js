@@ -13,7 +13,12 @@ const t = strings({
     intro: '이름도, 이메일도, 전화번호도 묻지 않아요. 이 브라우저가 만든 열쇠가 곧 내 계정이에요. 열쇠는 이 기기 밖으로 나가지 않아요.',
     nickname: '닉네임', nicknameHint: '1–8자. 나중에 바꿀 수 있어요.', start: '시작하기', starting: '열쇠를 만드는 중…',
     transfer: '다른 기기에서 옮겨 오기', code: '이전 코드', codeHint: '원래 기기의 설정 → 새 기기로 옮기기에서 받은 코드', move: '계정 옮겨 오기',
-    again: '다시 로그인', againNote: '이 브라우저에는 이미 열쇠가 있어요.', other: 'English',
+    again: '다시 로그인', againNote: '이 브라우저에는 이미 내 계정의 열쇠가 있어요. 다시 로그인하면 그 계정으로 돌아가요.',
+    newAccount: '새 계정 만들기', newAccountNote: '새 계정을 만들면 이 브라우저의 열쇠가 바뀌어요.',
+    confirmNew: '정말 새 계정을 만들까요? 이 브라우저에 있는 지금 계정의 열쇠가 지워져서, 그 계정에는 다시 들어갈 수 없어요. (먼저 다시 로그인한 뒤 설정 → 새 기기로 옮기기로 옮겨 둘 수 있어요.)',
+    confirmYes: '네, 지금 계정을 버리고 새로 만들기', confirmNo: '취소',
+    lost: '이 기기의 계정이 다른 기기로 옮겨졌거나 탈퇴되어 로그아웃했어요. 이 기기의 열쇠는 지웠어요.',
+    noSuggestion: '추천 닉네임을 받지 못했어요. 비워 두면 가입할 때 서버가 정해 줘요.', other: 'English',
     taken: '이미 쓰이는 닉네임이에요.', too_long: '8자까지 쓸 수 있어요.', empty: '닉네임을 입력해 주세요.', reserved: '쓸 수 없는 닉네임이에요.',
     invalid_characters: '글자, 숫자, 공백, _ . - 만 쓸 수 있어요.', available: '쓸 수 있어요.',
   },
@@ -22,25 +27,38 @@ const t = strings({
     intro: 'No name, no e-mail, no phone number. A key this browser makes is your account, and it never leaves this device.',
     nickname: 'Nickname', nicknameHint: '1–8 characters. You can change it later.', start: 'Start', starting: 'Making your key…',
     transfer: 'Move here from another device', code: 'Transfer code', codeHint: 'From Settings → Move to a new device on your old device', move: 'Move my account here',
-    again: 'Sign in again', againNote: 'This browser already holds a key.', other: '한국어',
+    again: 'Sign in again', againNote: 'This browser already holds the key to your account. Sign in again to go back to it.',
+    newAccount: 'Make a new account', newAccountNote: 'Making a new account replaces this browser’s key.',
+    confirmNew: 'Really make a new account? The key of your current account in this browser is deleted, and that account can never be reached again. (You can sign in again first and move it with Settings → Move to a new device.)',
+    confirmYes: 'Yes, give up my account and start anew', confirmNo: 'Cancel',
+    lost: 'This device’s account was moved to another device or withdrawn, so you were signed out here. This device’s key was deleted.',
+    noSuggestion: 'No nickname suggestion came. Leave it empty and the server picks one when you join.', other: '한국어',
     taken: 'That nickname is taken.', too_long: 'At most 8 characters.', empty: 'Please enter a nickname.', reserved: 'That nickname is reserved.',
     invalid_characters: 'Letters, digits, spaces and _ . - only.', available: 'Available.',
   },
 });
 
-/** Renders the start screen; `done()` runs once an account is signed in. */
-export function renderStart(main, done) {
+/**
+ * Renders the start screen; `done()` runs once an account is signed in. `lost`: the account
+ * of this browser's key is gone (moved away or withdrawn): say so on top.
+ */
+export function renderStart(main, done, { lost = false } = {}) {
   main.replaceChildren();
   const nickname = h('input', { id: 'start-nickname', type: 'text', maxlength: '40', autocomplete: 'off', 'aria-describedby': 'start-nickname-hint start-nickname-check' });
   const check = h('p', { id: 'start-nickname-check', class: 'muted small', 'aria-live': 'polite' });
   const problem = h('div', { 'aria-live': 'assertive' });
-  const button = h('button', { type: 'submit', class: 'primary big', test: 'start' }, t('start'));
+  // A key already here: signing in again is the first thing offered; a new account (which
+  // replaces the key, losing that account for good) only after a clear confirmation.
+  const keyHere = hasKeys();
+  const button = h('button', { type: 'submit', class: keyHere ? 'ghost' : 'primary big', test: 'start' }, t(keyHere ? 'newAccount' : 'start'));
+  const confirmArea = h('div', { class: 'stack', 'aria-live': 'assertive' });
   const fail = (error) => problem.replaceChildren(h('p', { class: 'error', role: 'alert', test: 'error' }, describe(error)));
 
   suggestNickname().then((name) => {
     if (!nickname.value) nickname.value = name;
   }).catch(() => {
-    // Without a suggestion the server picks one at sign-up: nothing is lost.
+    // Without a suggestion the server picks one at sign-up: nothing is lost, but say so.
+    if (!check.textContent) check.textContent = t('noSuggestion');
   });
   let timer = null;
   nickname.addEventListener('input', () => {
@@ -64,10 +82,11 @@ export function renderStart(main, done) {
   const form = h('form', { class: 'stack start-form', novalidate: true },
     h('div', { class: 'field' }, h('label', { for: 'start-nickname' }, t('nickname')), nickname,
       h('p', { id: 'start-nickname-hint', class: 'muted small' }, t('nicknameHint')), check),
-    problem, button);
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    problem.replaceChildren();
+    keyHere ? h('p', { class: 'muted small' }, t('newAccountNote')) : null,
+    problem, confirmArea, button);
+  const create = async () => {
+    confirmArea.replaceChildren();
+    button.hidden = false;
     button.disabled = true;
     button.textContent = t('starting');
     try {
@@ -76,8 +95,23 @@ export function renderStart(main, done) {
     } catch (error) {
       fail(error);
       button.disabled = false;
-      button.textContent = t('start');
+      button.textContent = t(keyHere ? 'newAccount' : 'start');
     }
+  };
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    problem.replaceChildren();
+    if (!keyHere) return create();
+    const yes = h('button', { type: 'button', class: 'danger', test: 'start-confirm', onclick: create }, t('confirmYes'));
+    const no = h('button', { type: 'button', class: 'ghost', onclick: () => {
+      confirmArea.replaceChildren();
+      button.hidden = false;
+      button.focus();
+    } }, t('confirmNo'));
+    confirmArea.replaceChildren(h('div', { class: 'stack start-confirm', role: 'alertdialog', 'aria-labelledby': 'start-confirm-text' },
+      h('p', { id: 'start-confirm-text', class: 'error-text' }, t('confirmNew')),
+      h('div', { class: 'row end' }, no, yes)));
+    no.focus();
   });
 
   const code = h('input', { id: 'transfer-code', type: 'text', autocomplete: 'one-time-code', 'aria-describedby': 'transfer-code-hint' });
@@ -97,21 +131,30 @@ export function renderStart(main, done) {
     }
   });
 
-  const again = hasKeys() ? h('section', { class: 'stack' }, h('p', { class: 'muted' }, t('againNote')),
-    h('button', { type: 'button', class: 'ghost', onclick: async () => {
-      try {
-        if (await signInAgain()) done();
-      } catch (error) {
-        fail(error);
-      }
-    } }, t('again'))) : null;
+  const againProblem = h('div', { 'aria-live': 'assertive' });
+  const againButton = keyHere ? h('button', { type: 'button', class: 'primary big', onclick: async () => {
+    againProblem.replaceChildren();
+    againButton.disabled = true;
+    try {
+      if (await signInAgain()) done();
+      else renderStart(main, done);
+    } catch (error) {
+      if (error?.code === 'account_not_found') return renderStart(main, done, { lost: true });
+      againProblem.replaceChildren(h('p', { class: 'error', role: 'alert', test: 'error' }, describe(error)));
+      againButton.disabled = false;
+    }
+  } }, t('again')) : null;
+  const again = keyHere ? h('section', { class: 'stack' }, h('p', {}, t('againNote')), againProblem, againButton) : null;
 
   main.append(h('section', { class: 'stack start' },
     h('div', { class: 'row end' }, h('button', { type: 'button', class: 'ghost small', lang: language() === 'ko' ? 'en' : 'ko',
       onclick: () => setLanguage(language() === 'ko' ? 'en' : 'ko') }, t('other'))),
-    h('h1', {}, t('title')), h('p', {}, t('intro')), form, again,
+    h('h1', {}, t('title')),
+    lost ? h('p', { class: 'notice', role: 'status', test: 'signed-out-notice' }, t('lost')) : null,
+    h('p', {}, t('intro')), again,
+    keyHere ? h('h2', {}, t('newAccount')) : null, form,
     h('details', { class: 'transfer' }, h('summary', {}, t('transfer')), transferForm)));
-  button.focus();
+  (againButton ?? button).focus();
 }
 
 const unsupported = strings({

@@ -2,20 +2,42 @@
 // visible, when the page comes back into view, and after the notifications screen changes it.
 
 import { api } from './api.js';
+import { describe, showError } from './errors.js';
 
 const LIMIT = 50;
 let badge = null;
+let spoken = null;
 let timer = null;
+let failures = 0;
+let warned = false;
+// One failed refresh is a hiccup (the badge keeps its last count); this many in a row is said.
+const FAILURES_SHOWN = 3;
 
 export async function refreshUnread() {
   if (!badge) return;
+  const shown = badge;
   try {
     const page = await api('GET', `/notifications?unread=true&limit=${LIMIT}`);
+    if (badge !== shown) return;
     const count = page.items.length;
-    badge.textContent = count >= LIMIT && page.nextCursor ? `${LIMIT}+` : String(count);
+    const text = count >= LIMIT && page.nextCursor ? `${LIMIT}+` : String(count);
+    badge.textContent = text;
     badge.classList.toggle('zero', count === 0);
-  } catch {
-    // The badge is a hint: a failed refresh keeps the last count, the next one tries again.
+    badge.classList.remove('stale');
+    badge.removeAttribute('title');
+    spoken?.(text);
+    failures = 0;
+    warned = false;
+  } catch (error) {
+    if (badge !== shown) return;
+    failures += 1;
+    if (failures >= FAILURES_SHOWN) {
+      badge.classList.add('stale');
+      badge.title = describe(error);
+      // Said once per run of failures, not every 15 seconds.
+      if (!warned) showError(error);
+      warned = true;
+    }
   }
 }
 
@@ -24,11 +46,15 @@ export function unwatchUnread() {
   clearInterval(timer);
   timer = null;
   badge = null;
+  spoken = null;
+  failures = 0;
+  warned = false;
 }
 
-/** Starts keeping `element` up to date. */
-export function watchUnread(element) {
+/** Starts keeping `element` up to date; `say(text)` gets each new count too. */
+export function watchUnread(element, say = null) {
   badge = element;
+  spoken = say;
   refreshUnread();
   clearInterval(timer);
   timer = setInterval(() => {
