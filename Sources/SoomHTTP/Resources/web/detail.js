@@ -5,7 +5,7 @@ import { h, add } from './dom.js';
 import { api, pager } from './api.js';
 import { strings } from './i18n.js';
 import { describe, errorBox, showError } from './errors.js';
-import { cardElement, cardList } from './card.js';
+import { cardElement, cardList, noteCardChange } from './card.js';
 import { navigate, href } from './router.js';
 import { openComposer } from './compose.js';
 
@@ -15,16 +15,22 @@ const t = strings({
     empty: '아직 댓글이 없어요.', report: '신고', reportTitle: '이 카드를 신고하는 이유', reported: '신고했어요. 이 카드는 이제 보이지 않아요.',
     reasonabuse: '욕설·괴롭힘', reasonprivacy: '개인정보 노출', reasonadvertising: '광고', reasonsexual: '음란물', reasonimpersonation: '사칭', reasonother: '기타',
     remove: '삭제', confirmRemove: '이 카드를 삭제할까요? 댓글 카드는 남아요.', removed: '카드를 삭제했어요.', parent: '원래 카드 보기', back: '뒤로',
-    sendReport: '신고하기', cancel: '취소',
+    sendReport: '신고하기', cancel: '취소', count: '{count}/500', tooLong: '댓글은 500자까지 쓸 수 있어요.',
   },
   en: {
     title: 'Card', comments: 'Comment cards', write: 'Write a comment', placeholder: 'Leave a kind comment', send: 'Comment', full: 'Write a comment card with a background and font',
     empty: 'No comments yet.', report: 'Report', reportTitle: 'Why are you reporting this card?', reported: 'Reported. You will not see this card again.',
     reasonabuse: 'Abuse or harassment', reasonprivacy: 'Private information', reasonadvertising: 'Advertising', reasonsexual: 'Sexual content', reasonimpersonation: 'Impersonation', reasonother: 'Other',
     remove: 'Delete', confirmRemove: 'Delete this card? Its comment cards stay.', removed: 'Card deleted.', parent: 'Open the original card', back: 'Back',
-    sendReport: 'Report', cancel: 'Cancel',
+    sendReport: 'Report', cancel: 'Cancel', count: '{count}/500', tooLong: 'A comment can be at most 500 characters.',
   },
 });
+
+const MAX = 500;
+
+function graphemes(text) {
+  return [...new Intl.Segmenter().segment(text)].length;
+}
 
 const REASONS = ['abuse', 'privacy', 'advertising', 'sexual', 'impersonation', 'other'];
 
@@ -39,19 +45,28 @@ export function render(main, params) {
       card.parentId && !card.parentDeleted ? h('a', { href: href(`/cards/${encodeURIComponent(card.parentId)}`) }, `← ${t('parent')}`) : null,
       cardElement(card, { detail: true }),
       actions(card, section));
-    const text = h('textarea', { id: 'comment-text', test: 'comment-text', rows: '3', placeholder: t('placeholder') });
+    const text = h('textarea', { id: 'comment-text', test: 'comment-text', rows: '3', placeholder: t('placeholder'), 'aria-describedby': 'comment-count' });
+    const counter = h('span', { id: 'comment-count', class: 'muted counter', 'aria-live': 'polite' }, t('count', { count: 0 }));
+    text.addEventListener('input', () => {
+      const count = graphemes(text.value);
+      counter.textContent = t('count', { count });
+      counter.classList.toggle('over', count > MAX);
+    });
     const problem = h('div', { 'aria-live': 'assertive' });
     const submit = h('button', { type: 'submit', class: 'primary', test: 'comment-submit' }, t('send'));
     // The quick form posts over the parent's built-in background (or plain paper under a photo).
     const background = card.background?.kind === 'default' ? { default: card.background.name } : { default: 'paper-cream' };
     let idempotencyKey = crypto.randomUUID();
     const form = h('form', { class: 'stack comment-form', novalidate: true },
-      h('label', { for: 'comment-text' }, t('write')), text, problem,
+      h('label', { for: 'comment-text' }, t('write')), text, counter, problem,
       h('div', { class: 'row end' },
         h('button', { type: 'button', class: 'ghost', onclick: () => openComposer({ parentId: card.id, onPosted: added }) }, t('full')),
         submit));
+    // The open card's comment count (here and on every kept copy of it) follows.
     const added = (comment) => {
       comments.prepend(comment);
+      card.commentCount = (card.commentCount ?? 0) + 1;
+      noteCardChange(card.id, { commentCount: card.commentCount });
     };
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
@@ -60,12 +75,18 @@ export function render(main, params) {
         problem.replaceChildren(errorBox({ code: 'validation_failed', message: '' }));
         return;
       }
+      if (graphemes(text.value) > MAX) {
+        problem.replaceChildren(h('p', { class: 'error', role: 'alert', test: 'error' }, t('tooLong')));
+        return;
+      }
       submit.disabled = true;
       try {
         const comment = await api('POST', `/cards/${encodeURIComponent(card.id)}/comments`,
           { body: { content: text.value, background }, headers: { 'Idempotency-Key': idempotencyKey } });
         idempotencyKey = crypto.randomUUID();
         text.value = '';
+        counter.textContent = t('count', { count: 0 });
+        counter.classList.remove('over');
         added(comment);
       } catch (error) {
         if (error.status >= 400 && error.status < 500) idempotencyKey = crypto.randomUUID();
@@ -90,6 +111,7 @@ function actions(card, section) {
       if (!confirm(t('confirmRemove'))) return;
       try {
         await api('DELETE', `/cards/${encodeURIComponent(card.id)}`);
+        noteCardChange(card.id, { gone: true });
         navigate('/');
       } catch (error) {
         showError(error);
@@ -118,6 +140,7 @@ function report(card, section) {
     try {
       await api('POST', `/cards/${encodeURIComponent(card.id)}/reports`, { body: { reason } });
       dialog.close();
+      noteCardChange(card.id, { gone: true });
       section.replaceChildren(h('p', { class: 'muted', role: 'status' }, t('reported')));
     } catch (error) {
       problem.replaceChildren(errorBox(error));

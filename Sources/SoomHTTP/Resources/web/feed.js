@@ -30,14 +30,44 @@ const t = strings({
 const TABS = ['latest', 'popular', 'following', 'nearby'];
 const RADII = [1, 5, 10, 20, 50];
 
-/** The latest feed's list while the home screen is shown: compose puts a new card on top of it. */
-let latestList = null;
-let waiting = [];
+/**
+ * The latest, popular and following feeds stay alive while signed in (their cards, their
+ * cursors, their scroll position): going back from a card to a feed shows it as it was, and
+ * nothing is fetched twice. Forgotten when what they hold changes (follow, block, profile
+ * saved: `soom:feeds-stale`), on a language change and on signing out.
+ */
+const kept = new Map(); // tab → {list, scroll}
+let shownTab = null;
 
-/** Puts a card just posted at the top of the latest feed, now or when it is next shown. */
+function keptFeed(tab) {
+  let view = kept.get(tab);
+  if (!view) {
+    const paths = { latest: '/feeds/latest', popular: '/feeds/popular', following: '/feeds/following' };
+    const list = cardList(pager(paths[tab]), {
+      test: tab === 'latest' ? 'feed' : `feed-${tab}`, label: t(tab),
+      emptyText: t({ latest: 'emptyLatest', popular: 'emptyPopular', following: 'emptyFollowing' }[tab]),
+    });
+    view = { list, scroll: 0 };
+    kept.set(tab, view);
+  }
+  return view;
+}
+
+/** Drops the kept feeds (the one on screen stays until the screen changes). */
+export function forget() {
+  for (const [tab, view] of kept) {
+    if (tab !== shownTab) view.list.stop();
+  }
+  kept.clear();
+}
+
+window.addEventListener('soom:feeds-stale', forget);
+
+/** Puts a card just posted at the top of the latest feed, shown from its top. */
 export function showNewCard(card) {
-  if (latestList) latestList.prepend(card);
-  else waiting.push(card);
+  const view = keptFeed('latest');
+  view.list.prepend(card);
+  view.scroll = 0;
 }
 
 export function render(main, params) {
@@ -46,20 +76,16 @@ export function render(main, params) {
     TABS.map((name) => h('a', { href: href(name === 'latest' ? '/' : `/feed/${name}`), class: 'tab', 'aria-current': name === tab ? 'page' : null }, t(name))));
   main.append(h('h1', { class: 'visually-hidden' }, t(tab)), nav);
   if (tab === 'nearby') return nearby(main);
-  const paths = { latest: '/feeds/latest', popular: '/feeds/popular', following: '/feeds/following' };
-  const list = cardList(pager(paths[tab]), {
-    test: tab === 'latest' ? 'feed' : `feed-${tab}`, label: t(tab),
-    emptyText: t({ latest: 'emptyLatest', popular: 'emptyPopular', following: 'emptyFollowing' }[tab]),
-  });
-  main.append(list.element);
-  if (tab === 'latest') {
-    latestList = list;
-    for (const card of waiting) list.prepend(card);
-    waiting = [];
-  }
+  const view = keptFeed(tab);
+  shownTab = tab;
+  main.append(view.list.element);
+  view.list.sync();
+  if (view.scroll) window.scrollTo(0, view.scroll);
   return () => {
-    list.stop();
-    if (latestList === list) latestList = null;
+    shownTab = null;
+    // Still kept: remember where the reader was. Forgotten meanwhile: stop it for good.
+    if (kept.get(tab) === view) view.scroll = window.scrollY;
+    else view.list.stop();
   };
 }
 
@@ -79,6 +105,10 @@ function nearby(main) {
   };
   let position = null;
   button.addEventListener('click', () => {
+    if (!navigator.geolocation) {
+      output.replaceChildren(errorBox({ code: 'geolocation' }));
+      return;
+    }
     output.replaceChildren(h('p', { class: 'muted', 'aria-live': 'polite' }, t('locating')));
     navigator.geolocation.getCurrentPosition(
       (found) => {

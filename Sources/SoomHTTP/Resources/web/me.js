@@ -9,6 +9,7 @@ import { errorBox } from './errors.js';
 import { cardList, avatar } from './card.js';
 import { href } from './router.js';
 import { updateAccount, checkNickname } from './session.js';
+import { defaultBackgrounds } from './backgrounds.js';
 import { listTabs, peopleList } from './profile.js';
 
 const t = strings({
@@ -210,12 +211,13 @@ export function render(main) {
   });
 
   // Built-in pictures.
-  api('GET', '/images/defaults', { auth: false }).then((list) => {
+  // Fetched once per page load, shared with the composer.
+  defaultBackgrounds().then((items) => {
     if (gone) return;
     defaults.replaceChildren();
     let category = null;
     let group = null;
-    for (const item of list.items) {
+    for (const item of items) {
       if (item.category !== category) {
         category = item.category;
         const name = t(`category${category}`) !== `category${category}` ? t(`category${category}`) : category;
@@ -289,6 +291,7 @@ export function render(main) {
     save.textContent = t('saving');
     try {
       const result = await api('PATCH', '/me', { body });
+      window.dispatchEvent(new Event('soom:feeds-stale')); // my cards show my new nickname and picture
       if (gone) return;
       updateAccount(result);
       showMe(result);
@@ -333,6 +336,7 @@ export function render(main) {
       message.replaceChildren();
       try {
         await api('DELETE', '/users/' + encodeURIComponent(person.id) + '/block');
+        window.dispatchEvent(new Event('soom:feeds-stale')); // who I follow or block changes what the feeds hold
         if (gone) return;
         button.remove();
         item.classList.add('me-block-done');

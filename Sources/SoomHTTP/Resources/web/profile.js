@@ -245,6 +245,7 @@ export function render(main, params) {
     const wanted = !profile.isFollowing;
     try {
       const result = await api(wanted ? 'PUT' : 'DELETE', userPath(id) + '/follow');
+      window.dispatchEvent(new Event('soom:feeds-stale')); // who I follow or block changes what the feeds hold
       if (gone) return;
       show({ ...profile, isFollowing: result.following, followerCount: result.followerCount });
       message.replaceChildren(h('p', { class: 'muted small' }, t(result.following ? 'followedNow' : 'unfollowedNow', { nickname: profile.nickname })));
@@ -267,6 +268,7 @@ export function render(main, params) {
     message.replaceChildren();
     try {
       const result = await api(wanted ? 'PUT' : 'DELETE', userPath(id) + '/block');
+      window.dispatchEvent(new Event('soom:feeds-stale')); // who I follow or block changes what the feeds hold
       if (gone) return;
       message.replaceChildren(h('p', { class: 'muted small' }, t(result.blocked ? 'blockedNow' : 'unblockedNow', { nickname: profile.nickname })));
       // Blocking ends follows both ways: read the profile and its counts again.
