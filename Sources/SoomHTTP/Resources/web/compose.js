@@ -15,6 +15,7 @@ const t = strings({
     tags: '태그', tagsHint: '띄어쓰기나 쉼표로 구분 (최대 10개)', story: '스토리 (24시간 뒤 사라져요)',
     location: '위치 남기기 (주변 피드에 약 500 m 단위로만 보여요)', submit: '올리기', cancel: '취소', posting: '올리는 중…',
     fontdefault: '기본', fontserif: '명조', fonthandwriting: '손글씨', fontrounded: '둥근', count: '{count}/500',
+    noSuggestions: '추천 태그를 불러오지 못했어요. 태그는 그대로 쓸 수 있어요.',
     suggestions: '추천 태그', empty: '내용을 입력해 주세요.', tooLong: '500자까지 쓸 수 있어요.', tooManyTags: '태그는 10개까지예요.',
     categorysky: '하늘', categorysea: '바다', categoryforest: '숲', categorypaper: '종이', categoryupload: '내 사진', preview: '미리보기',
   },
@@ -24,6 +25,7 @@ const t = strings({
     tags: 'Tags', tagsHint: 'Separate with spaces or commas (at most 10)', story: 'Story (disappears after 24 hours)',
     location: 'Add my location (shown in the nearby feed only to about 500 m)', submit: 'Post', cancel: 'Cancel', posting: 'Posting…',
     fontdefault: 'Default', fontserif: 'Serif', fonthandwriting: 'Handwriting', fontrounded: 'Rounded', count: '{count}/500',
+    noSuggestions: 'Could not load tag suggestions. You can still type tags.',
     suggestions: 'Suggested tags', empty: 'Please write something.', tooLong: 'At most 500 characters.', tooManyTags: 'At most 10 tags.',
     categorysky: 'Sky', categorysea: 'Sea', categoryforest: 'Forest', categorypaper: 'Paper', categoryupload: 'My photo', preview: 'Preview',
   },
@@ -41,6 +43,9 @@ export function parseTags(text) {
   }
   return tags;
 }
+
+const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
+const PHOTO_MAX = 5 * 1024 * 1024;
 
 function graphemes(text) {
   return [...new Intl.Segmenter().segment(text)].length;
@@ -71,7 +76,8 @@ export function openComposer({ onPosted, parentId = null }) {
   const preview = h('div', { class: 'card-content font-default compose-preview', 'aria-label': t('preview') }, previewImage, previewText);
   const font = h('select', { id: 'compose-font' }, FONTS.map((name) => h('option', { value: name }, t(`font${name}`))));
   const backgrounds = h('div', { class: 'background-picker', role: 'radiogroup', 'aria-label': t('background') });
-  const photoInput = h('input', { type: 'file', id: 'compose-photo', accept: 'image/jpeg,image/png,image/webp', class: 'visually-hidden' });
+  // Hidden behind its label, which shows the keyboard focus instead (styles.css `.file-input`).
+  const photoInput = h('input', { type: 'file', id: 'compose-photo', accept: PHOTO_TYPES.join(','), class: 'visually-hidden file-input' });
   const photoStatus = h('p', { class: 'muted', 'aria-live': 'polite' });
   const tags = h('input', { id: 'compose-tags', test: 'compose-tags', type: 'text', autocomplete: 'off', 'aria-describedby': 'compose-tags-hint' });
   const suggestions = h('ul', { class: 'suggestions', 'aria-label': t('suggestions') });
@@ -87,7 +93,7 @@ export function openComposer({ onPosted, parentId = null }) {
     h('div', { class: 'field' }, h('label', { for: 'compose-text' }, t('text')), text, counter),
     h('div', { class: 'field' }, h('label', { for: 'compose-font' }, t('font')), font),
     h('fieldset', { class: 'field' }, h('legend', {}, t('background')), backgrounds,
-      h('label', { for: 'compose-photo', class: 'button ghost' }, t('photo')), photoInput, photoStatus, h('p', { class: 'muted small' }, t('photoNote'))),
+      photoInput, h('label', { for: 'compose-photo', class: 'button ghost' }, t('photo')), photoStatus, h('p', { class: 'muted small' }, t('photoNote'))),
     h('div', { class: 'field' }, h('label', { for: 'compose-tags' }, t('tags')), tags,
       h('p', { id: 'compose-tags-hint', class: 'muted small' }, t('tagsHint')), suggestions),
     h('div', { class: 'check' }, story, h('label', { for: 'compose-story' }, t('story'))),
@@ -118,7 +124,11 @@ export function openComposer({ onPosted, parentId = null }) {
 
   photoInput.addEventListener('change', async () => {
     const file = photoInput.files?.[0];
+    photoInput.value = '';
     if (!file) return;
+    // Checked here first: no 5 MiB upload only to hear it was too large or of the wrong type.
+    if (!PHOTO_TYPES.includes(file.type)) return photoStatus.replaceChildren(errorBox({ code: 'unsupported_media_type' }));
+    if (file.size > PHOTO_MAX) return photoStatus.replaceChildren(errorBox({ code: 'payload_too_large' }));
     photoStatus.textContent = t('uploading');
     try {
       const image = await api('POST', '/images', { body: file });
@@ -164,8 +174,8 @@ export function openComposer({ onPosted, parentId = null }) {
             tags.focus();
           } }, `#${item.name} · ${item.usageCount}`))));
       } catch {
-        // Suggestions are a convenience: a failed lookup leaves the list empty, typing still works.
-        suggestions.replaceChildren();
+        // Suggestions are a convenience: a failed lookup says so quietly, typing still works.
+        suggestions.replaceChildren(h('li', { class: 'muted small', role: 'status' }, t('noSuggestions')));
       }
     }, 200);
   });

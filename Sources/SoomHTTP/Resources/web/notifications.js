@@ -67,7 +67,7 @@ export function render(main) {
   const source = pager('/notifications');
   const entries = new Map(); // id → {notification, element, mark()}
 
-  const list = h('ol', { class: 'notif-list', test: 'notifications', 'aria-label': t('list') });
+  const list = h('ol', { class: 'notif-list', test: 'notification-list', 'aria-label': t('list') });
   const status = h('div', { class: 'list-status', 'aria-live': 'polite' }, h('p', { class: 'muted' }, t('loading')));
   const sentinel = h('div', { class: 'sentinel', 'aria-hidden': 'true' });
   const readAll = h('button', { type: 'button', class: 'ghost', test: 'mark-all-read' }, t('readAll'));

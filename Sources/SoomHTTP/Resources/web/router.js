@@ -54,7 +54,15 @@ function render(main = document.querySelector('main')) {
   for (const { regex, names, view } of routes) {
     const match = regex.exec(path);
     if (!match) continue;
-    const params = Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(match[index + 1])]));
+    // A malformed escape (a hand-typed `%`) is taken as written rather than breaking the page.
+    const decode = (text) => {
+      try {
+        return decodeURIComponent(text);
+      } catch {
+        return text;
+      }
+    };
+    const params = Object.fromEntries(names.map((name, index) => [name, decode(match[index + 1])]));
     current = view(main, params) ?? null;
     main.focus({ preventScroll: true });
     return;
