@@ -229,6 +229,16 @@ class Browser:
             return None
         return self.until(find, f"no visible control labelled {' / '.join(labels)}", timeout)
 
+    def labelled_now(self, labels):
+        """Like `labelled`, without waiting: the control, or None."""
+        controls = "(self::a or self::button or @role='link' or @role='button' or @role='tab')"
+        for label in labels:
+            xpath = f"//*[{controls} and (normalize-space(.)='{label}' or @aria-label='{label}')]"
+            for element in self.driver.find_elements(By.XPATH, xpath):
+                if element.is_displayed():
+                    return element
+        return None
+
     def save_artefacts(self, label):
         """Screenshot, page and console of a failed test, in the report directory."""
         if self.closed:
@@ -1106,6 +1116,11 @@ def test_move_to_a_new_device(browsers):
         assert my_nickname(new) == nickname, "the new device shows another nickname than the old one"
         new.until(lambda _: card_id in card_ids(new, "my-cards"), f"A's card {card_id} is not among B's {hook('my-cards')}",
                   START_TIMEOUT)
+    with step("A, without a reload, opens its notifications: signed out, the start screen says why"):
+        old.click("notifications")
+        old.visible("signed-out-notice", timeout=START_TIMEOUT)
+        assert old.absent("nav-home"), "the signed-in screens stay after the account moved away"
+        assert not old.labelled_now(SIGN_IN_AGAIN_LABELS), "the start screen offers to sign in with a key whose account moved away"
     with step("A, after a reload, is no longer signed in: the start screen"):
         old.driver.refresh()
         assert screen(old) == "start", "the old device is still signed in after the account moved away"
@@ -1130,6 +1145,18 @@ def test_sign_out_and_sign_in_again(browsers):
     with step("a reload stays signed out, still offering to sign in again"):
         browser.driver.refresh()
         assert screen(browser) == "start", "a reload after signing out signed in again by itself"
+        again = browser.labelled(SIGN_IN_AGAIN_LABELS)
+    with step("with a key stored, start asks first (the old account would be lost); cancelling keeps the key"):
+        browser.click("start")
+        browser.visible("start-confirm")
+        confirm = browser.find_all("start-confirm")[0]
+        warning = browser.driver.execute_script(
+            "return arguments[0].closest('[role=alertdialog]')?.textContent || ''", confirm)
+        assert "다시 들어갈 수 없어요" in warning or "never be reached again" in warning, \
+            f"the confirmation does not say the old account is lost: {warning!r}"
+        browser.click(browser.labelled(("취소", "Cancel")))
+        assert browser.absent("start-confirm"), "cancelling leaves the confirmation open"
+        assert export_attempts(browser).get("publicKey") == key, "pressing start (unconfirmed) changed the device key"
         again = browser.labelled(SIGN_IN_AGAIN_LABELS)
     with step("the key stayed; 다시 로그인 brings the same account back"):
         assert export_attempts(browser).get("publicKey") == key, "signing out changed or removed the device key"
@@ -1427,6 +1454,112 @@ def test_narrow_and_wide_screens(browsers):
         problems.append(horizontal_overflow(browser, "the feed at 1280 px"))
     problems = [p for p in problems if p]
     assert not problems, "the page scrolls sideways:\n" + "\n".join(problems)
+
+
+def test_back_to_the_feed_fetches_nothing_again(browsers):
+    browser = browsers("back-to-feed")
+    record_feed_requests(browser)
+    with step("start; post three cards, so the feed scrolls"):
+        start(browser)
+        for number in range(3):
+            post(browser, unique(f"돌아와도 그대로인 카드 {number}"))
+    with step("scroll to the third card and open it"):
+        card = feed_cards(browser)[2]
+        browser.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", card)
+        card_id = card.get_attribute("data-card-id")
+        before = len(feed_requests(browser))
+        scrolled = browser.driver.execute_script("return window.scrollY")
+        assert scrolled > 0, "the feed does not scroll"
+        # Clicked by script: Selenium's own click may scroll the page first.
+        browser.driver.execute_script("arguments[0].click()", browser.find_all("card-content", card)[0])
+        detail_card(browser, card_id)
+    with step("back: the same feed at the same place, with no feed page fetched again"):
+        browser.driver.back()
+        feed_card(browser, card_id)
+        time.sleep(1)
+        requests = feed_requests(browser)
+        assert len(requests) == before, f"going back fetched the feed again: {[url for url, _ in requests[before:]]}"
+        now = browser.driver.execute_script("return window.scrollY")
+        assert abs(now - scrolled) <= 4, f"going back lost the scroll position ({scrolled} px before, {now} px after)"
+    with step("a card posted now still tops the feed"):
+        text = unique("돌아온 뒤에 쓴 카드")
+        post(browser, text)
+
+
+# Installed before any page script runs (DevTools, so the page's CSP does not apply): fakes an
+# expired session (401 for tokens listed as expired) and a server that cannot be reached for
+# signing in, and counts sign-ins (POST /v1/sessions). Steered through sessionStorage.
+SESSION_FAULTS = """
+(() => {
+  const original = window.fetch;
+  const read = (key, fallback) => JSON.parse(sessionStorage.getItem(key) || fallback);
+  const write = (key, value) => sessionStorage.setItem(key, JSON.stringify(value));
+  window.fetch = function (input, init) {
+    try {
+      const url = String(input instanceof Request ? input.url : input);
+      const method = String((init && init.method) || 'GET').toUpperCase();
+      const auth = new Headers((init && init.headers) || undefined).get('Authorization');
+      const fault = read('soomTestFault', '{}');
+      const signingIn = method === 'POST' && (url.endsWith('/v1/sessions') || url.endsWith('/v1/auth/challenges'));
+      if (method === 'POST' && url.endsWith('/v1/sessions')) write('soomTestSignIns', read('soomTestSignIns', '0') + 1);
+      if (signingIn && fault.offline) return Promise.reject(new TypeError('Failed to fetch'));
+      if (auth && fault.expireNext) {
+        fault.expired = [...(fault.expired || []), auth];
+        fault.expireNext = false;
+        write('soomTestFault', fault);
+      }
+      if (auth && (fault.expired || []).includes(auth)) {
+        return Promise.resolve(new Response('{"error":{"code":"unauthorized","message":"expired"}}',
+          { status: 401, headers: { 'Content-Type': 'application/json' } }));
+      }
+    } catch (error) {
+      // Only a fault for the test: the request itself goes on.
+    }
+    return original.apply(this, arguments);
+  };
+})();
+"""
+
+
+def session_fault(browser, **fault):
+    browser.driver.execute_script("sessionStorage.setItem('soomTestFault', JSON.stringify(arguments[0]))", fault)
+
+
+def sign_ins(browser):
+    return browser.driver.execute_script("return JSON.parse(sessionStorage.getItem('soomTestSignIns') || '0')")
+
+
+def test_session_renewal(browsers):
+    # The faked failures put errors in its console on purpose.
+    browser = browsers("renewal", expect_errors=True)
+    browser.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SESSION_FAULTS})
+    with step("start; post a card"):
+        start(browser)
+        card_id = post(browser, unique("세션이 끊겨도 남는 카드"))
+        card = feed_card(browser, card_id)
+        likes = like_count(browser, card)
+    with step("the session expires while the server cannot be reached: liking shows an error"):
+        before = shown_errors(browser)
+        session_fault(browser, expireNext=True, offline=True)
+        browser.click(browser.find_all("like", card)[0])
+        new_error(browser, before, "liking while the session could not be renewed")
+        assert like_count(browser, card) == likes
+    with step("the server is back: the next like renews the session and counts (the session was kept)"):
+        expired = browser.driver.execute_script("return JSON.parse(sessionStorage.getItem('soomTestFault')).expired")
+        session_fault(browser, expired=expired)
+        toggle_like(browser, card, likes + 1)
+    with step("two calls meeting an expired session at once share one renewal"):
+        signed = sign_ins(browser)
+        session_fault(browser, expired=expired, expireNext=True)
+        before = shown_errors(browser)
+        browser.click("notifications")  # the list and the unread count, together
+        browser.until(lambda _: browser.find_all("notification-list"), f"no {hook('notification-list')} after opening the notifications")
+        browser.until(lambda _: sign_ins(browser) > signed, "the expired session was not renewed")
+        time.sleep(1)
+        assert sign_ins(browser) == signed + 1, f"{sign_ins(browser) - signed} sign-ins for one expired session"
+        fresh = [text_of(e) for e in browser.find_all("error") if e.id not in before and e.is_displayed()]
+        assert not fresh, f"an error is shown after renewing: {fresh}"
+
 
 
 def test_no_console_errors(journey):
