@@ -17,6 +17,8 @@ const t = strings({
     newAccount: '새 계정 만들기', newAccountNote: '새 계정을 만들면 이 브라우저의 열쇠가 바뀌어요.',
     confirmNew: '정말 새 계정을 만들까요? 이 브라우저에 있는 지금 계정의 열쇠가 지워져서, 그 계정에는 다시 들어갈 수 없어요. (먼저 다시 로그인한 뒤 설정 → 새 기기로 옮기기로 옮겨 둘 수 있어요.)',
     confirmYes: '네, 지금 계정을 버리고 새로 만들기', confirmNo: '취소',
+    confirmMove: '정말 다른 계정을 이 브라우저로 옮겨 올까요? 이 브라우저에 있는 지금 계정의 열쇠가 지워져서, 그 계정에는 다시 들어갈 수 없어요.',
+    confirmMoveYes: '네, 지금 계정을 버리고 옮겨 오기',
     lost: '이 기기의 계정이 다른 기기로 옮겨졌거나 탈퇴되어 로그아웃했어요. 이 기기의 열쇠는 지웠어요.',
     noSuggestion: '추천 닉네임을 받지 못했어요. 비워 두면 가입할 때 서버가 정해 줘요.', other: 'English',
     taken: '이미 쓰이는 닉네임이에요.', too_long: '8자까지 쓸 수 있어요.', empty: '닉네임을 입력해 주세요.', reserved: '쓸 수 없는 닉네임이에요.',
@@ -31,6 +33,8 @@ const t = strings({
     newAccount: 'Make a new account', newAccountNote: 'Making a new account replaces this browser’s key.',
     confirmNew: 'Really make a new account? The key of your current account in this browser is deleted, and that account can never be reached again. (You can sign in again first and move it with Settings → Move to a new device.)',
     confirmYes: 'Yes, give up my account and start anew', confirmNo: 'Cancel',
+    confirmMove: 'Really move another account into this browser? The key of your current account here is deleted, and that account can never be reached again.',
+    confirmMoveYes: 'Yes, give up my account and move the other here',
     lost: 'This device’s account was moved to another device or withdrawn, so you were signed out here. This device’s key was deleted.',
     noSuggestion: 'No nickname suggestion came. Leave it empty and the server picks one when you join.', other: '한국어',
     taken: 'That nickname is taken.', too_long: 'At most 8 characters.', empty: 'Please enter a nickname.', reserved: 'That nickname is reserved.',
@@ -84,9 +88,20 @@ export function renderStart(main, done, { lost = false } = {}) {
       h('p', { id: 'start-nickname-hint', class: 'muted small' }, t('nicknameHint')), check),
     keyHere ? h('p', { class: 'muted small' }, t('newAccountNote')) : null,
     problem, confirmArea, button);
+  // With a key here, `action` (which replaces the key) runs only once confirmed in `area`.
+  const askFirst = (area, action, back, test, words = 'confirmNew', yesWords = 'confirmYes') => {
+    const yes = h('button', { type: 'button', class: 'danger', test, onclick: action }, t(yesWords));
+    const no = h('button', { type: 'button', class: 'ghost', onclick: () => {
+      area.replaceChildren();
+      back.focus();
+    } }, t('confirmNo'));
+    area.replaceChildren(h('div', { class: 'stack start-confirm', role: 'alertdialog', 'aria-labelledby': `${test}-text` },
+      h('p', { id: `${test}-text`, class: 'error-text' }, t(words)),
+      h('div', { class: 'row end' }, no, yes)));
+    no.focus();
+  };
   const create = async () => {
     confirmArea.replaceChildren();
-    button.hidden = false;
     button.disabled = true;
     button.textContent = t('starting');
     try {
@@ -102,33 +117,31 @@ export function renderStart(main, done, { lost = false } = {}) {
     event.preventDefault();
     problem.replaceChildren();
     if (!keyHere) return create();
-    const yes = h('button', { type: 'button', class: 'danger', test: 'start-confirm', onclick: create }, t('confirmYes'));
-    const no = h('button', { type: 'button', class: 'ghost', onclick: () => {
-      confirmArea.replaceChildren();
-      button.hidden = false;
-      button.focus();
-    } }, t('confirmNo'));
-    confirmArea.replaceChildren(h('div', { class: 'stack start-confirm', role: 'alertdialog', 'aria-labelledby': 'start-confirm-text' },
-      h('p', { id: 'start-confirm-text', class: 'error-text' }, t('confirmNew')),
-      h('div', { class: 'row end' }, no, yes)));
-    no.focus();
+    askFirst(confirmArea, create, button, 'start-confirm');
   });
 
   const code = h('input', { id: 'transfer-code', type: 'text', autocomplete: 'one-time-code', 'aria-describedby': 'transfer-code-hint' });
   const transferProblem = h('div', { 'aria-live': 'assertive' });
+  const transferConfirm = h('div', { class: 'stack', 'aria-live': 'assertive' });
+  const moveButton = h('button', { type: 'submit', class: 'ghost' }, t('move'));
   const transferForm = h('form', { class: 'stack', novalidate: true },
     h('div', { class: 'field' }, h('label', { for: 'transfer-code' }, t('code')), code, h('p', { id: 'transfer-code-hint', class: 'muted small' }, t('codeHint'))),
-    transferProblem,
-    h('button', { type: 'submit', class: 'ghost' }, t('move')));
-  transferForm.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    transferProblem.replaceChildren();
+    transferProblem, transferConfirm, moveButton);
+  // Moving an account here also replaces this browser's key: asked first too, when one is here.
+  const move = async () => {
+    transferConfirm.replaceChildren();
     try {
       await transferHere(code.value.trim());
       done();
     } catch (error) {
       transferProblem.replaceChildren(h('p', { class: 'error', role: 'alert', test: 'error' }, describe(error)));
     }
+  };
+  transferForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    transferProblem.replaceChildren();
+    if (!keyHere) return move();
+    askFirst(transferConfirm, move, moveButton, 'transfer-confirm', 'confirmMove', 'confirmMoveYes');
   });
 
   const againProblem = h('div', { 'aria-live': 'assertive' });
