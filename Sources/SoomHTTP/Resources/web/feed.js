@@ -68,6 +68,7 @@ export function showNewCard(card) {
   const view = keptFeed('latest');
   view.list.prepend(card);
   view.scroll = 0;
+  if (shownTab === 'latest') window.scrollTo(0, 0);
 }
 
 export function render(main, params) {

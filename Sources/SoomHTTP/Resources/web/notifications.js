@@ -12,7 +12,7 @@ import { href } from './router.js';
 const t = strings({
   ko: {
     title: '알림', readAll: '모두 읽음으로 표시', readAllDone: '모든 알림을 읽음으로 표시했어요.', unread: '읽지 않음',
-    loading: '불러오는 중…', empty: '아직 알림이 없어요. 누군가 내 카드에 공감하거나 댓글을 달면 여기에 보여요.', list: '알림 목록',
+    loading: '불러오는 중…', retry: '다시 불러오기', empty: '아직 알림이 없어요. 누군가 내 카드에 공감하거나 댓글을 달면 여기에 보여요.', list: '알림 목록',
     someone: '누군가', markRead: '읽음으로 표시', note: '알림은 30일 동안 보관돼요.',
     card_liked: '{actor}님이 내 카드에 공감했어요.',
     card_commented: '{actor}님이 내 카드에 댓글 카드를 남겼어요.',
@@ -26,7 +26,7 @@ const t = strings({
   },
   en: {
     title: 'Notifications', readAll: 'Mark all as read', readAllDone: 'All notifications are marked as read.', unread: 'Unread',
-    loading: 'Loading…', empty: 'No notifications yet. When someone likes or answers your cards, it shows here.', list: 'Notifications',
+    loading: 'Loading…', retry: 'Try again', empty: 'No notifications yet. When someone likes or answers your cards, it shows here.', list: 'Notifications',
     someone: 'Someone', markRead: 'Mark as read', note: 'Notifications are kept for 30 days.',
     card_liked: '{actor} liked your card.',
     card_commented: '{actor} answered your card with a comment card.',
@@ -148,11 +148,18 @@ export function render(main) {
       status.replaceChildren(source.done && entries.size === 0 ? h('p', { class: 'muted', test: 'notifications-empty' }, t('empty')) : '');
       return !source.done;
     } catch (error) {
-      if (!gone) status.replaceChildren(errorBox(error));
+      // The same page can be asked for again (the cursor did not move): scrolling goes on after.
+      const again = h('button', { type: 'button', class: 'ghost', test: 'retry', onclick: () => {
+        again.disabled = true;
+        status.replaceChildren(h('p', { class: 'muted' }, t('loading')));
+        stop();
+        stop = onReachEnd(sentinel, load);
+      } }, t('retry'));
+      if (!gone) status.replaceChildren(errorBox(error), again);
       return false;
     }
   };
-  const stop = onReachEnd(sentinel, load);
+  let stop = onReachEnd(sentinel, load);
 
   let busy = false;
   readAll.addEventListener('click', async () => {
