@@ -645,7 +645,8 @@ def walk_journey(browser, tag):
         seen += glitches(browser, "the feed")
     with step("open the card by its card-content"):
         detail = open_card(browser, feed_card(browser, card_id))
-        assert text in text_of(detail), f"{hook('card-detail')} does not show the card's text {text!r}"
+        # The open card is fetched after the screen appears: wait for it.
+        browser.until(lambda _: text in text_of(detail), lambda: f"{hook('card-detail')} does not show the card's text {text!r}")
     with step("comment on it; the comment is in comments"):
         reply = unique("저도 오늘 봤어요")
         comment(browser, reply)
@@ -1503,6 +1504,11 @@ SESSION_FAULTS = """
       const signingIn = method === 'POST' && (url.endsWith('/v1/sessions') || url.endsWith('/v1/auth/challenges'));
       if (method === 'POST' && url.endsWith('/v1/sessions')) write('soomTestSignIns', read('soomTestSignIns', '0') + 1);
       if (signingIn && fault.offline) return Promise.reject(new TypeError('Failed to fetch'));
+      if (fault.failNext && url.includes(fault.failNext)) {
+        fault.failNext = null;
+        write('soomTestFault', fault);
+        return Promise.reject(new TypeError('Failed to fetch'));
+      }
       if (auth && fault.expireNext) {
         fault.expired = [...(fault.expired || []), auth];
         fault.expireNext = false;
@@ -1559,6 +1565,16 @@ def test_session_renewal(browsers):
         assert sign_ins(browser) == signed + 1, f"{sign_ins(browser) - signed} sign-ins for one expired session"
         fresh = [text_of(e) for e in browser.find_all("error") if e.id not in before and e.is_displayed()]
         assert not fresh, f"an error is shown after renewing: {fresh}"
+    with step("a feed page that cannot be loaded says so, with a retry that loads it"):
+        session_fault(browser, failNext="/v1/feeds/popular")
+        browser.click("nav-home")
+        browser.click(browser.labelled(("인기", "Popular")))
+        retry = browser.visible("retry")
+        assert [e for e in browser.find_all("error") if e.is_displayed()], f"no {hook('error')} next to {hook('retry')}"
+        browser.click(retry)
+        browser.until(lambda _: browser.absent("retry"), f"{hook('retry')} stays after retrying")
+        shown = [text_of(e) for e in browser.find_all("error") if e.is_displayed() and e.id not in before]
+        assert not shown, f"retrying the page still shows {shown}"
 
 
 
