@@ -175,3 +175,47 @@ struct SessionCacheIntegrationTests {
         }
     }
 }
+
+@Suite("Session listener stops while PostgreSQL ends its connections")
+struct ListenerStopTests {
+    /// The suite's rare hang: a listener whose connection the server ended just after `LISTEN`
+    /// waited for ever on its trigger check (no error, no cancellation reached it), and the app's
+    /// graceful shutdown with it. Seen in 1 of 80 stops of this test before the fix; the opt-in
+    /// `ShutdownStressTests` showed it in 5 of 36 apps.
+    @Test("a listener stops within seconds of being cancelled, whatever phase its connection was ended in")
+    func stopsWhileConnectionsAreEnded() async throws {
+        try await withFreshDatabase { configuration in
+            let database = TestDatabase(configuration: configuration)
+            // Ends the listener's connections over and over, in every phase: connecting, LISTEN, the trigger check, listening.
+            let terminator = Task {
+                while !Task.isCancelled {
+                    try? await database.execute(
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = \(SessionInvalidationListener.applicationName)")
+                    try? await Task.sleep(for: .milliseconds(Int.random(in: 0...4)))
+                }
+            }
+            defer { terminator.cancel() }
+            for round in 0..<30 {
+                let listener = SessionInvalidationListener(
+                    database: configuration, cache: SessionCache(lifetime: 300), startAfter: OneTimeSignal(signalled: true),
+                    logger: Logger(label: "soom-test"), heartbeat: .milliseconds(200), heartbeatTimeout: .seconds(1), setupTimeout: .seconds(2))
+                let stopped = FirstOutcome()
+                let running = Task {
+                    try? await listener.run()
+                    stopped.resolve(.success(()))
+                }
+                try await Task.sleep(for: .milliseconds(Int.random(in: 20...800)))
+                running.cancel()
+                let timer = Task {
+                    try await Task.sleep(for: .seconds(5))
+                    stopped.resolve(.failure(TestTimedOut(limit: .seconds(5), phase: "listener stop, round \(round)")))
+                }
+                let outcome = await stopped.value
+                timer.cancel()
+                #expect(throws: Never.self) { try outcome.get() }
+            }
+            terminator.cancel()
+            _ = await terminator.result
+        }
+    }
+}

@@ -12,10 +12,10 @@ import Testing
 /// and each must shut down promptly. Opt-in (`SOOM_STRESS_SHUTDOWN=<apps>`, optionally
 /// `SOOM_STRESS_PARALLEL=<at once>`, default 12): a few minutes, too long for every run.
 ///
-/// It found the suite's rare hang: with 36 apps, 12 at once, a shutdown stalled for good in
-/// one run of two — the session listener waiting in PostgresNIO's `listen(on:)` on a
-/// connection the server ended as it opened (not yet fixed: a first fix made the listener's
-/// own test flaky and was reverted; the suite's 30 s shutdown guard contains it). An app
+/// It found the suite's rare hang: with 36 apps, 12 at once, shutdowns stalled for good (5 of
+/// 36 apps in one run) — the session listener waiting for ever on its trigger check, the first
+/// query after `LISTEN`, on a connection the server ended just then. Fixed by deadlines on
+/// every wait of the listener (`SessionInvalidationListener`); none stalled since. An app
 /// still running 40 s after it started writes every log line since (at debug level) to
 /// `/tmp/stall-<app>.jsonl` and the test fails.
 @Suite("Shutdown stress (opt-in: SOOM_STRESS_SHUTDOWN)", .enabled(if: ProcessInfo.processInfo.environment["SOOM_STRESS_SHUTDOWN"] != nil))

@@ -21,6 +21,14 @@ import SoomDomain
 ///
 /// Payloads: an account id (drop its entries), `*` (drop all: a `TRUNCATE`), `heartbeat:<id>`.
 ///
+/// Every wait on the connection has a deadline or is cancellable: the trigger check and the close
+/// are raced against `setupTimeout`, the heartbeat against `heartbeatTimeout`. With PostgresNIO
+/// 1.33, a query sent on a connection the server ends (`pg_terminate_backend`, a restart) just
+/// after `LISTEN` can wait for ever, and no cancellation reaches it. Awaited bare, that stalled
+/// the service, and with it the graceful shutdown of the whole server (the test suite's rare
+/// hang: seen in 1 of 80 listener stops under `ListenerStopTests`' terminations, and in 5 of 36
+/// apps under `ShutdownStressTests`; none since).
+///
 /// Metric: `soom_session_cache_listening`, 1 while the cache is in use, else 0.
 public struct SessionInvalidationListener: Service {
     let database: DatabaseConfiguration
@@ -29,11 +37,13 @@ public struct SessionInvalidationListener: Service {
     let logger: Logger
     let heartbeat: Duration
     let heartbeatTimeout: Duration
+    /// The longest the trigger check or a close may take before the connection is given up.
+    let setupTimeout: Duration
 
     /// - Parameter startAfter: the first connection waits for it (the triggers come with the schema).
     public init(
         database: DatabaseConfiguration, cache: SessionCache, startAfter: OneTimeSignal, logger: Logger,
-        heartbeat: Duration = .seconds(5), heartbeatTimeout: Duration = .seconds(3)
+        heartbeat: Duration = .seconds(5), heartbeatTimeout: Duration = .seconds(3), setupTimeout: Duration = .seconds(5)
     ) {
         self.database = database
         self.cache = cache
@@ -41,6 +51,7 @@ public struct SessionInvalidationListener: Service {
         self.logger = logger
         self.heartbeat = heartbeat
         self.heartbeatTimeout = heartbeatTimeout
+        self.setupTimeout = setupTimeout
     }
 
     /// How the connection shows in `pg_stat_activity`.
@@ -107,13 +118,16 @@ public struct SessionInvalidationListener: Service {
         do {
             try await connection.listen(on: SessionCache.channel) { notifications in
                 let pairs = Self.triggers.map { "('\($0.0)', '\($0.1)')" }.joined(separator: ", ")
-                let enabled = try await connection.query(
-                    PostgresQuery(
-                        unsafeSQL: """
-                            SELECT count(*) FROM pg_trigger
-                            WHERE tgenabled <> 'D' AND (tgrelid::regclass::text, tgname) IN (\(pairs))
-                            """), logger: self.logger
-                ).collect().first?.decode(Int.self)
+                let logger = self.logger
+                let enabled = try await Database.race(self.setupTimeout) {
+                    try await connection.query(
+                        PostgresQuery(
+                            unsafeSQL: """
+                                SELECT count(*) FROM pg_trigger
+                                WHERE tgenabled <> 'D' AND (tgrelid::regclass::text, tgname) IN (\(pairs))
+                                """), logger: logger
+                    ).collect().first?.decode(Int.self)
+                }
                 guard enabled == Self.triggers.count else { throw TriggersMissing() }
                 self.cache.resume()
                 onListening()
@@ -153,9 +167,14 @@ public struct SessionInvalidationListener: Service {
                 }
             }
         } catch {
-            try? await connection.close()
+            await self.close(connection)
             throw error
         }
-        try? await connection.close()
+        await self.close(connection)
+    }
+
+    /// Closes the connection, waiting `setupTimeout` at most: a close that never completes must not hold the service.
+    private func close(_ connection: PostgresConnection) async {
+        _ = try? await Database.race(self.setupTimeout) { try await connection.close() }
     }
 }
