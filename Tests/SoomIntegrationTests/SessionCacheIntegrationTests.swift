@@ -80,7 +80,7 @@ struct SessionCacheIntegrationTests {
             // Cut off: the cache empties and stops until the listener is back, then works again.
             Self.keep(cache, other, [3])
             let terminate: PostgresQuery =
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = \(SessionInvalidationListener.applicationName)"
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = \(SessionInvalidationListener.applicationName)"
             try await database.execute(terminate)
             try await eventually("the cut-off is noticed") { !cache.isActive }
             #expect(cache.count == 0)
@@ -187,10 +187,11 @@ struct ListenerStopTests {
         try await withFreshDatabase { configuration in
             let database = TestDatabase(configuration: configuration)
             // Ends the listener's connections over and over, in every phase: connecting, LISTEN, the trigger check, listening.
+            // Only in this test's database: the cluster is shared, and every test app has a listener of its own.
             let terminator = Task {
                 while !Task.isCancelled {
                     try? await database.execute(
-                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = \(SessionInvalidationListener.applicationName)")
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = \(SessionInvalidationListener.applicationName)")
                     try? await Task.sleep(for: .milliseconds(Int.random(in: 0...4)))
                 }
             }
