@@ -14,9 +14,11 @@ install_and_build() {
 }
 
 # Quiet cores: wait for other benchmarks and compilers, then hold /tmp/soom-bench.lock until
-# release_lock (call it from the EXIT trap).
+# release_lock (call it from the EXIT trap). SOOM_BENCH_LOCK_HELD=1: the caller already holds the
+# lock (it reserved the cores while builds that had started ran out), so only compilers are waited for.
 take_lock() {
-    while [ -e /tmp/soom-bench.lock ] || pgrep -x swift-frontend >/dev/null || pgrep -x swift-build >/dev/null; do
+    local held=${SOOM_BENCH_LOCK_HELD:-0}
+    while { [ "$held" != 1 ] && [ -e /tmp/soom-bench.lock ]; } || pgrep -x swift-frontend >/dev/null || pgrep -x swift-build >/dev/null; do
         say "waiting for /tmp/soom-bench.lock or a compiler"; sleep 10
     done
     echo "$BENCH_NAME $$" >/tmp/soom-bench.lock
