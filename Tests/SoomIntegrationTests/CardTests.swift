@@ -201,6 +201,14 @@ struct CardTests {
                 headers: [.init("Idempotency-Key")!: String(repeating: "k", count: 65)])
             #expect(badKey.status == .unprocessableContent && badKey.errorField == "Idempotency-Key")
             #expect(try await database.scalar("SELECT count(*)::int FROM cards") == 3)
+            // A post that creates nothing gives its key back: the corrected retry is a new request, not a reuse.
+            let missingParent = try await client.send(
+                .post, "/v1/cards/\(UUID())/comments", json: ["content": "없는 글에", "background": ["default": "sky-dawn"]], token: tokens[0],
+                headers: [.init("Idempotency-Key")!: "retry-3"])
+            #expect(missingParent.status == .notFound)
+            #expect(try await database.scalar("SELECT count(*)::int FROM idempotency_keys WHERE key = 'retry-3'") == 0)
+            let corrected = try await client.postCard(tokens[0], "고쳐서 다시", key: "retry-3")
+            #expect(try await client.postCard(tokens[0], "고쳐서 다시", key: "retry-3").id == corrected.id)
             // A key older than 24 hours is forgotten.
             try await database.execute("UPDATE idempotency_keys SET created_at = now() - interval '25 hours'")
             let fresh = try await client.postCard(tokens[0], "한 번만", key: "retry-1")

@@ -16,9 +16,7 @@ public struct PostgresCardRepository: CardRepository {
             return Self.outcome(of: card, try await self.database.rows(CardStatements.Insert(card: card)))
         }
         let logger = self.database.logger
-        let outcome: IdempotentCreation
-        do {
-            outcome = try await self.database.transaction { connection in
+        let outcome = try await self.database.transaction { connection -> IdempotentCreation in
             let claimed = try await connection.query(
                 """
                 INSERT INTO idempotency_keys (account_id, key, request, card_id, created_at)
@@ -39,12 +37,13 @@ public struct PostgresCardRepository: CardRepository {
                 return request == idempotency.request ? .replay(cardID) : .done(.idempotencyKeyReused)
             }
             let outcome = Self.outcome(of: card, try await Database.collect(connection.execute(CardStatements.Insert(card: card), logger: logger)))
-            // Nothing was created: give the key back by rolling back.
             if case .created = outcome { return .done(outcome) }
-            throw NotCreated(outcome: outcome)
-        }
-        } catch let notCreated as NotCreated {
-            return notCreated.outcome
+            // Nothing was created: the key is given back, so that the client's corrected retry can
+            // use it. The claim took a free key or one older than its lifetime (which counts as
+            // free), so deleting the claim leaves the same state as if it had never been made.
+            try await connection.query(
+                "DELETE FROM idempotency_keys WHERE account_id = \(card.author.id) AND key = \(idempotency.key)", logger: logger)
+            return .done(outcome)
         }
         switch outcome {
         case .done(let outcome):
@@ -58,10 +57,6 @@ public struct PostgresCardRepository: CardRepository {
     private enum IdempotentCreation: Sendable {
         case done(CreateCardOutcome)
         case replay(UUID)
-    }
-
-    private struct NotCreated: Error {
-        let outcome: CreateCardOutcome
     }
 
     /// What posting the card came to, from the one row of `CardStatements.Insert` (which says
