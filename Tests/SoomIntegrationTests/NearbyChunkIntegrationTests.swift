@@ -36,20 +36,23 @@ struct NearbyChunkIntegrationTests {
                 let kind = index % 20  // 0: hidden, 1: expired story, 2: a comment card; the rest shown
                 let id = UUID()
                 let micros = base + Int64(index / 3) * 1_000
+                // With the author's card count in the same statement: the app's story-expiry
+                // sweep, which decrements it, may run at any moment.
                 try await database.execute(
                     """
-                    INSERT INTO cards (id, author_id, content, font, background_kind, background_ref, geo_cell, geo_latitude, geo_longitude,
-                                       created_at, hidden_at, expires_at, parent_id)
-                    VALUES (\(id), \(author), \("가까이 \(index)"), 'default', 'default', 'sky-dawn', \(cell.key), \(cell.latitude), \(cell.longitude),
-                            timestamptz 'epoch' + \(micros)::int8 * interval '1 microsecond',
-                            \(kind == 0 ? Date() : nil), \(kind == 1 ? Date().addingTimeInterval(-60) : nil), \(kind == 2 ? parent : nil))
+                    WITH inserted AS (
+                        INSERT INTO cards (id, author_id, content, font, background_kind, background_ref, geo_cell, geo_latitude, geo_longitude,
+                                           created_at, hidden_at, expires_at, parent_id)
+                        VALUES (\(id), \(author), \("가까이 \(index)"), 'default', 'default', 'sky-dawn', \(cell.key), \(cell.latitude), \(cell.longitude),
+                                timestamptz 'epoch' + \(micros)::int8 * interval '1 microsecond',
+                                \(kind == 0 ? Date() : nil), \(kind == 1 ? Date().addingTimeInterval(-60) : nil), \(kind == 2 ? parent : nil))
+                        RETURNING author_id, parent_id, hidden_at)
+                    UPDATE accounts SET card_count = card_count + 1
+                    WHERE id = (SELECT author_id FROM inserted WHERE parent_id IS NULL AND hidden_at IS NULL)
                     """)
                 if parent == nil { parent = id }
                 inserted.append(Inserted(id: id, micros: micros, cell: cell, shown: kind > 2 || (kind == 2 && parent == id)))
             }
-            // Inserted by hand: the counters the story-expiry sweep decrements must hold what is there.
-            try await database.execute(
-                "UPDATE accounts a SET card_count = (SELECT count(*) FROM cards c WHERE c.author_id = a.id AND c.parent_id IS NULL AND c.hidden_at IS NULL)")
             for (latitude, longitude) in [(37.5665, 126.9780), (37.60, 127.05), (37.45, 126.80)] {
                 for radius in NearbyRadius.allCases {
                     let expected = inserted.filter(\.shown)

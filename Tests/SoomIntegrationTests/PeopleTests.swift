@@ -190,19 +190,23 @@ struct PeopleTests {
                 "UPDATE accounts a SET following_count = (SELECT count(*) FROM follows WHERE follower_id = a.id)")
             // Oldest: 400 cards by followed accounts (every 7th an expired story, every 11th
             // hidden); then 4,500 by strangers; newest: 30 by followed accounts among 300 more.
+            // Inserted by hand, with the authors' card counts in the same statement: the app's
+            // story-expiry sweep, which decrements them, may run at any moment.
             try await database.execute(
                 """
-                INSERT INTO cards (id, author_id, content, font, background_kind, background_ref, created_at, expires_at, hidden_at)
-                SELECT gen_random_uuid(), a.id, 'card ' || i, 'default', 'default', 'paper', now() - interval '3 days' + i * interval '1 second',
-                       CASE WHEN kind = 'old' AND i % 7 = 0 THEN now() - interval '1 hour' END,
-                       CASE WHEN kind = 'old' AND i % 11 = 0 THEN now() END
-                FROM (SELECT i, CASE WHEN i <= 400 THEN 'old' WHEN i <= 4900 OR i % 11 <> 0 THEN 'stranger' ELSE 'new' END AS kind
-                      FROM generate_series(1, 5230) i) s
-                JOIN accounts a ON a.nickname = 'strat' || CASE WHEN kind = 'stranger' THEN 301 + i % 300 ELSE 1 + i % 300 END
+                WITH inserted AS (
+                    INSERT INTO cards (id, author_id, content, font, background_kind, background_ref, created_at, expires_at, hidden_at)
+                    SELECT gen_random_uuid(), a.id, 'card ' || i, 'default', 'default', 'paper', now() - interval '3 days' + i * interval '1 second',
+                           CASE WHEN kind = 'old' AND i % 7 = 0 THEN now() - interval '1 hour' END,
+                           CASE WHEN kind = 'old' AND i % 11 = 0 THEN now() END
+                    FROM (SELECT i, CASE WHEN i <= 400 THEN 'old' WHEN i <= 4900 OR i % 11 <> 0 THEN 'stranger' ELSE 'new' END AS kind
+                          FROM generate_series(1, 5230) i) s
+                    JOIN accounts a ON a.nickname = 'strat' || CASE WHEN kind = 'stranger' THEN 301 + i % 300 ELSE 1 + i % 300 END
+                    RETURNING author_id, hidden_at)
+                UPDATE accounts a SET card_count = a.card_count + n.cards
+                FROM (SELECT author_id, count(*) AS cards FROM inserted WHERE hidden_at IS NULL GROUP BY author_id) n
+                WHERE a.id = n.author_id
                 """)
-            // Inserted by hand: the counters the story-expiry sweep decrements must hold what is there.
-            try await database.execute(
-                "UPDATE accounts a SET card_count = (SELECT count(*) FROM cards c WHERE c.author_id = a.id AND c.parent_id IS NULL AND c.hidden_at IS NULL)")
             for (token, id) in [(tokens[0], wide), (tokens[1], narrow)] {
                 let rows = try await database.rows(
                     """
