@@ -1,51 +1,5 @@
 import Foundation
 
-/// Reads one card as the viewer sees it: `404` when it does not exist, was deleted or has expired.
-public struct ShowCard: Sendable {
-    let environment: CardEnvironment
-
-    public init(_ environment: CardEnvironment) {
-        self.environment = environment
-    }
-
-    public func callAsFunction(_ id: UUID, viewer: UUID) async throws -> Card {
-        guard let card = try await self.environment.cards.card(id: id, viewer: viewer) else { throw SoomError.cardNotFound }
-        return card
-    }
-}
-
-/// Deletes the caller's own card (`403 not_owner` for someone else's). Its comment cards stay.
-public struct DeleteCard: Sendable {
-    let environment: CardEnvironment
-
-    public init(_ environment: CardEnvironment) {
-        self.environment = environment
-    }
-
-    public func callAsFunction(_ id: UUID, by accountID: UUID) async throws {
-        switch try await self.environment.cards.delete(cardID: id, by: accountID) {
-        case .deleted: self.environment.feedPages.invalidateAll()
-        case .notFound: throw SoomError.cardNotFound
-        case .notOwner: throw SoomError(.forbidden, code: "not_owner", message: "Only the author can delete this card.")
-        }
-    }
-}
-
-/// Likes (공감) or unlikes a card; idempotent either way.
-public struct LikeCard: Sendable {
-    let environment: CardEnvironment
-
-    public init(_ environment: CardEnvironment) {
-        self.environment = environment
-    }
-
-    public func callAsFunction(_ liked: Bool, cardID: UUID, by accountID: UUID) async throws -> LikeState {
-        guard let state = try await self.environment.cards.setLike(liked, cardID: cardID, by: accountID) else { throw SoomError.cardNotFound }
-        self.environment.feedPages.invalidate(card: cardID)
-        return state
-    }
-}
-
 /// One page of a feed. A cursor from another feed, or a malformed one, is `400 invalid_cursor`.
 public struct ReadFeed: Sendable {
     let environment: CardEnvironment

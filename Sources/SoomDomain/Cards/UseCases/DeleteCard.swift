@@ -1,0 +1,18 @@
+import Foundation
+
+/// Deletes the caller's own card (`403 not_owner` for someone else's). Its comment cards stay.
+public struct DeleteCard: Sendable {
+    let environment: CardEnvironment
+
+    public init(_ environment: CardEnvironment) {
+        self.environment = environment
+    }
+
+    public func callAsFunction(_ id: UUID, by accountID: UUID) async throws {
+        switch try await self.environment.cards.delete(cardID: id, by: accountID) {
+        case .deleted: self.environment.feedPages.invalidateAll()
+        case .notFound: throw SoomError.cardNotFound
+        case .notOwner: throw SoomError(.forbidden, code: "not_owner", message: "Only the author can delete this card.")
+        }
+    }
+}
