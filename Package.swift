@@ -48,18 +48,17 @@ let package = Package(
             resources: [.embedInCode("Resources/sql")],
             swiftSettings: strict
         ),
-        // HTTP: Hummingbird routes, request contexts, reactors, error mapping, the composition root.
+        // HTTP: Hummingbird routes, request contexts, reactors, error mapping. Knows only the domain.
         .target(
             name: "SoomHTTP",
             dependencies: [
-                "SoomDomain", "SoomData", "SoomCrypto",
+                "SoomDomain",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
@@ -67,10 +66,23 @@ let package = Package(
             resources: [.embedInCode("Resources/openapi.yaml"), .embedInCode("Resources/backgrounds"), .embedInCode("Resources/web")],
             swiftSettings: strict
         ),
+        // The composition root: wires Data, Crypto and HTTP around the domain; the periodic jobs as services.
+        .target(
+            name: "SoomApp",
+            dependencies: [
+                "SoomDomain", "SoomData", "SoomCrypto", "SoomHTTP",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "soom",
             dependencies: [
-                "SoomHTTP", "SoomData", "SoomDomain",
+                "SoomApp", "SoomHTTP", "SoomData", "SoomDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -82,7 +94,7 @@ let package = Package(
         .testTarget(
             name: "SoomIntegrationTests",
             dependencies: [
-                "SoomHTTP", "SoomData", "SoomCrypto", "SoomDomain",
+                "SoomApp", "SoomHTTP", "SoomData", "SoomCrypto", "SoomDomain",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

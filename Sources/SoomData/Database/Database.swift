@@ -9,7 +9,8 @@ import Synchronization
 /// The application's handle on PostgreSQL: the `PostgresClient` pool plus the rules every query
 /// follows here — a deadline (so an outage fails requests fast instead of queueing them, and a
 /// request that cannot finish has no effect: `DatabaseTimeout`), and connection failures
-/// reported as `DatabaseUnavailable`.
+/// reported as `DatabaseUnavailable`. Callers see both as domain errors (`SoomError.databaseTimeout`,
+/// `.databaseUnavailable`), and a data exception as `.unstorableValue`: see `withDeadline`.
 ///
 /// A deadline alone would not stop a statement already sent: PostgreSQL would finish it, and a
 /// transaction could commit after its client was told `503`. So the server's pool also has
@@ -97,7 +98,7 @@ public struct Database: Sendable {
     }
 
     /// Whether the database answers a trivial query within `timeout`.
-    public func isReachable(timeout: Duration = .seconds(2)) async -> Bool {
+    public func isReachable(timeout: Duration) async -> Bool {
         do {
             _ = try await Self.race(timeout) { try await self.client.query("SELECT 1", logger: self.logger).collect() }
             return true
@@ -116,6 +117,10 @@ public struct Database: Sendable {
     /// With `watchingConnection`, the operation reports when it has its pooled connection
     /// (`OperationGate.connected()`), and one still waiting after `connectionPatience` is
     /// `DatabaseUnavailable`; other operations (a migration) have only the deadline.
+    ///
+    /// The data layer's boundary for failures: a timeout, an unreachable database and a data
+    /// exception (SQLSTATE class 22, a value from the request) leave as `SoomError`s; other
+    /// PostgreSQL errors leave as they are (repositories read their constraint names).
     func withDeadline<T: Sendable>(
         _ kind: OperationKind = .statement, watchingConnection: Bool = false, _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
@@ -144,18 +149,23 @@ public struct Database: Sendable {
             return result
         } catch let error as PSQLError where error.isConnectionFailure {
             outcome = .unavailable
-            throw DatabaseUnavailable(reason: "\(error.code)")
+            throw SoomError.databaseUnavailable(reason: "\(error.code)")
         } catch let error as PSQLError where error.isTimeout {
             outcome = .timeout
-            throw DatabaseTimeout()
-        } catch let error as DatabaseTimeout {
+            throw SoomError.databaseTimeout
+        } catch is DatabaseTimeout {
             outcome = .timeout
-            throw error
+            throw SoomError.databaseTimeout
         } catch let error as DatabaseUnavailable {
             outcome = .unavailable
+            throw SoomError.databaseUnavailable(reason: error.reason)
+        } catch let error as SoomError where error.kind == .timeout || error.kind == .unavailable {
+            // Already translated by an operation run inside this one.
+            outcome = error.kind == .timeout ? .timeout : .unavailable
             throw error
         } catch let error as PSQLError {
             if let vanished = error.vanishedReference { throw vanished }
+            if let state = error.serverInfo?[.sqlState], state.hasPrefix("22") { throw SoomError.unstorableValue(sqlState: state) }
             throw error
         }
     }
@@ -268,14 +278,16 @@ private final class RaceOutcome<T: Sendable>: Sendable {
     }
 }
 
-/// PostgreSQL could not be reached. Requests fail with `503 database_unavailable`.
+/// PostgreSQL could not be reached. `withDeadline` reports it as `SoomError.databaseUnavailable`
+/// (`503 database_unavailable`).
 public struct DatabaseUnavailable: Error, CustomStringConvertible, Sendable {
     public let reason: String
     public var description: String { "database unavailable: \(self.reason)" }
 }
 
 /// The operation did not finish within its deadline (or PostgreSQL ended a statement or lock wait
-/// at the server's statement timeout), and had no effect. Requests fail with `503 timeout`.
+/// at the server's statement timeout), and had no effect. `withDeadline` reports it as
+/// `SoomError.databaseTimeout` (`503 timeout`).
 public struct DatabaseTimeout: Error, CustomStringConvertible, Sendable {
     public init() {}
     public var description: String { "database operation timed out" }

@@ -1,0 +1,96 @@
+import Foundation
+import Hummingbird
+import Logging
+import Metrics
+import PostgresNIO
+import ServiceLifecycle
+import SoomData
+import SoomDomain
+import SoomHTTP
+
+/// The composition root: the whole application on one screen, wiring only.
+///
+/// It makes the database pool, the repositories and use cases over it, the background jobs, the
+/// router with every controller, and the `Application` that runs the pool and the jobs as services
+/// and migrates on start. Production (`soom serve`) and the tests build the app through this function.
+public func buildApplication(_ configuration: AppConfiguration) throws -> some ApplicationProtocol {
+    let logger = Logger.soom(level: configuration.logLevel)
+    SoomMetrics.bootstrap()
+    Gauge(label: "soom_db_pool_size").record(configuration.database.maximumConnections)
+
+    // Data. The driver never logs below debug: at trace PostgresNIO writes every message it
+    // sends and receives, bound values (keys, fingerprints, coordinates) included.
+    let databaseLogger = logger.notBelow(.debug)
+    // PostgreSQL ends statements and lock waits before the request's deadline (see Database).
+    var databaseConfiguration = configuration.database
+    databaseConfiguration.statementTimeout = max(configuration.requestDeadline * 0.9, configuration.requestDeadline - .seconds(1))
+    let client = PostgresClient(configuration: databaseConfiguration.clientConfiguration, backgroundLogger: databaseLogger)
+    let database = Database(client: client, logger: databaseLogger, deadline: configuration.requestDeadline)
+    let identityRepository = PostgresIdentityRepository(database: database)
+    let sessions = SessionCache(lifetime: configuration.sessionCacheLifetime)
+    let feedPages = FeedPageCache(lifetime: configuration.feedCacheLifetime)
+    let identity = IdentityEnvironment(repository: identityRepository, crypto: OpenSSLIdentityCrypto(), sessions: sessions, feedPages: feedPages)
+    let cardRepository = PostgresCardRepository(database: database)
+    let cards = CardEnvironment(cards: cardRepository, moderation: configuration.moderation, feedPages: feedPages)
+    let images = PostgresImageStore(database: database)
+    let tags = TagEnvironment(tags: PostgresTagRepository(database: database), rankingCacheLifetime: configuration.tagRankingCacheLifetime)
+    let people = PeopleEnvironment(people: PostgresPeopleRepository(database: database))
+    let notifications = PostgresNotificationRepository(database: database)
+    let digest = OpenSSLContentDigest.sha256Hex
+
+    // Background work, once the schema is migrated. The session cache is used only while its
+    // listener hears the database's account changes.
+    let migrated = OneTimeSignal(signalled: !configuration.migrateOnStart)
+    let sessionListener: [any Service] =
+        configuration.sessionCacheLifetime > 0
+        ? [SessionInvalidationListener(database: configuration.database, cache: sessions, startAfter: migrated, logger: databaseLogger)] : []
+    let jobs: [any Service] =
+        configuration.backgroundJobs
+        ? [
+            PeriodicJob(name: "popular-ranking", every: .seconds(15), startAfter: migrated, logger: logger) {
+                try await cardRepository.refreshPopularRanking(limit: Feed.popularSize)
+            },
+            PeriodicJob(name: "story-expiry", every: .seconds(30), startAfter: migrated, logger: logger) {
+                while try await cardRepository.sweepExpiredStories(limit: 1000) == 1000 {}
+            },
+            PeriodicJob(name: "favorite-tag-notifications", every: .seconds(1), startAfter: migrated, logger: logger) {
+                while try await notifications.deliverFavoriteTagNotifications(limit: 50) == 50 {}
+            },
+            PeriodicJob(name: "expired-records", every: .seconds(60), startAfter: migrated, logger: logger) {
+                while try await identityRepository.purgeExpired(limit: 5000) > 0 {}
+                while try await cardRepository.purgeIdempotencyKeys(limit: 5000) == 5000 {}
+            },
+            // What PRIVACY.md promises: notifications and withdrawal records for 30 days, unused uploads for 24 hours.
+            PeriodicJob(name: "retention", every: .seconds(60), startAfter: migrated, logger: logger) {
+                let now = Date()
+                while try await notifications.purge(createdBefore: now - Retention.notifications, limit: 5000) == 5000 {}
+                while try await identityRepository.purgeWithdrawals(before: now - Retention.withdrawals, limit: 5000) == 5000 {}
+                while try await images.purgeUnused(createdBefore: now - ImageUploadRules.unusedLifetime, limit: 200) == 200 {}
+            },
+            PeriodicJob(name: "photo-scrub", every: .seconds(60), startAfter: migrated, logger: logger) {
+                let scrub = ScrubLegacyPhotos(store: images, digest: digest)
+                while try await scrub(limit: 20) == 20 {}
+            },
+        ] : []
+
+    // HTTP
+    let router = buildRouter(
+        identity: identity, cards: cards, tags: tags, people: people, notifications: notifications, images: images, readiness: database,
+        digest: digest, catalog: EndpointCatalog(), rateLimits: configuration.rateLimits, trustForwardedFor: configuration.trustForwardedFor,
+        metricsToken: configuration.metricsToken)
+    var app = Application(
+        router: router,
+        server: .soom(headTimeout: configuration.requestHeadTimeout, idleTimeout: configuration.idleTimeout),
+        configuration: .init(address: .hostname(configuration.hostname, port: configuration.port), serverName: "soom"),
+        services: [client] + sessionListener + jobs,
+        onServerRunning: { channel in await configuration.onServerRunning?(channel.localAddress?.port ?? 0) },
+        logger: logger
+    )
+    if configuration.migrateOnStart {
+        app.beforeServerStarts {
+            try await migrateWhenReachable(configuration.database, client: client, logger: logger, databaseLogger: databaseLogger)
+            migrated.signal()
+        }
+    }
+    return app
+}
