@@ -1,4 +1,3 @@
-import Foundation
 import Hummingbird
 import Logging
 import Metrics
@@ -47,30 +46,12 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
     let jobs: [any Service] =
         configuration.backgroundJobs
         ? [
-            PeriodicJob(name: "popular-ranking", every: .seconds(15), startAfter: migrated, logger: logger) {
-                try await cardRepository.refreshPopularRanking(limit: Feed.popularSize)
-            },
-            PeriodicJob(name: "story-expiry", every: .seconds(30), startAfter: migrated, logger: logger) {
-                while try await cardRepository.sweepExpiredStories(limit: 1000) == 1000 {}
-            },
-            PeriodicJob(name: "favorite-tag-notifications", every: .seconds(1), startAfter: migrated, logger: logger) {
-                while try await notifications.deliverFavoriteTagNotifications(limit: 50) == 50 {}
-            },
-            PeriodicJob(name: "expired-records", every: .seconds(60), startAfter: migrated, logger: logger) {
-                while try await identityRepository.purgeExpired(limit: 5000) > 0 {}
-                while try await cardRepository.purgeIdempotencyKeys(limit: 5000) == 5000 {}
-            },
-            // What PRIVACY.md promises: notifications and withdrawal records for 30 days, unused uploads for 24 hours.
-            PeriodicJob(name: "retention", every: .seconds(60), startAfter: migrated, logger: logger) {
-                let now = Date()
-                while try await notifications.purge(createdBefore: now - Retention.notifications, limit: 5000) == 5000 {}
-                while try await identityRepository.purgeWithdrawals(before: now - Retention.withdrawals, limit: 5000) == 5000 {}
-                while try await images.purgeUnused(createdBefore: now - ImageUploadRules.unusedLifetime, limit: 200) == 200 {}
-            },
-            PeriodicJob(name: "photo-scrub", every: .seconds(60), startAfter: migrated, logger: logger) {
-                let scrub = ScrubLegacyPhotos(store: images, digest: digest)
-                while try await scrub(limit: 20) == 20 {}
-            },
+            PopularRankingJob(cards: cardRepository, startAfter: migrated, logger: logger),
+            StoryExpiryJob(cards: cardRepository, startAfter: migrated, logger: logger),
+            FavoriteTagNotificationsJob(notifications: notifications, startAfter: migrated, logger: logger),
+            ExpiredRecordsJob(identity: identityRepository, cards: cardRepository, startAfter: migrated, logger: logger),
+            RetentionJob(notifications: notifications, identity: identityRepository, images: images, startAfter: migrated, logger: logger),
+            PhotoScrubJob(images: images, digest: digest, startAfter: migrated, logger: logger),
         ] : []
 
     // HTTP
