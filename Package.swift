@@ -48,6 +48,16 @@ let package = Package(
             resources: [.embedInCode("Resources/sql")],
             swiftSettings: strict
         ),
+        // The `soom seed` demo-data generator: a tool over SoomData, not part of the data layer.
+        .target(
+            name: "SoomSeed",
+            dependencies: [
+                "SoomData", "SoomDomain",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         // HTTP: Hummingbird routes, request contexts, reactors, error mapping. Knows only the domain.
         .target(
             name: "SoomHTTP",
@@ -82,7 +92,7 @@ let package = Package(
         .executableTarget(
             name: "soom",
             dependencies: [
-                "SoomApp", "SoomHTTP", "SoomData", "SoomDomain",
+                "SoomApp", "SoomHTTP", "SoomData", "SoomSeed", "SoomDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -94,7 +104,7 @@ let package = Package(
         .testTarget(
             name: "SoomIntegrationTests",
             dependencies: [
-                "SoomApp", "SoomHTTP", "SoomData", "SoomCrypto", "SoomDomain",
+                "SoomApp", "SoomHTTP", "SoomData", "SoomSeed", "SoomCrypto", "SoomDomain",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
