@@ -101,6 +101,18 @@ let package = Package(
         ),
         .testTarget(name: "SoomDomainTests", dependencies: ["SoomDomain"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "SoomCryptoTests", dependencies: ["SoomCrypto"], exclude: ["Fixtures"], swiftSettings: strict),
+        // SoomHTTP without a database: request decoding, error mapping, cursors, the rate limiter.
+        .testTarget(
+            name: "SoomHTTPTests",
+            dependencies: [
+                "SoomHTTP", "SoomDomain",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "SoomIntegrationTests",
             dependencies: [
