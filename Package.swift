@@ -48,18 +48,27 @@ let package = Package(
             resources: [.embedInCode("Resources/sql")],
             swiftSettings: strict
         ),
-        // HTTP: Hummingbird routes, request contexts, reactors, error mapping, the composition root.
+        // The `soom seed` demo-data generator: a tool over SoomData, not part of the data layer.
+        .target(
+            name: "SoomSeed",
+            dependencies: [
+                "SoomData", "SoomDomain",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // HTTP: Hummingbird routes, request contexts, reactors, error mapping. Knows only the domain.
         .target(
             name: "SoomHTTP",
             dependencies: [
-                "SoomDomain", "SoomData", "SoomCrypto",
+                "SoomDomain",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
@@ -67,10 +76,23 @@ let package = Package(
             resources: [.embedInCode("Resources/openapi.yaml"), .embedInCode("Resources/backgrounds"), .embedInCode("Resources/web")],
             swiftSettings: strict
         ),
+        // The composition root: wires Data, Crypto and HTTP around the domain; the periodic jobs as services.
+        .target(
+            name: "SoomApp",
+            dependencies: [
+                "SoomDomain", "SoomData", "SoomCrypto", "SoomHTTP",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "soom",
             dependencies: [
-                "SoomHTTP", "SoomData", "SoomDomain",
+                "SoomApp", "SoomHTTP", "SoomData", "SoomSeed", "SoomDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -79,10 +101,22 @@ let package = Package(
         ),
         .testTarget(name: "SoomDomainTests", dependencies: ["SoomDomain"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "SoomCryptoTests", dependencies: ["SoomCrypto"], exclude: ["Fixtures"], swiftSettings: strict),
+        // SoomHTTP without a database: request decoding, error mapping, cursors, the rate limiter.
+        .testTarget(
+            name: "SoomHTTPTests",
+            dependencies: [
+                "SoomHTTP", "SoomDomain",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "SoomIntegrationTests",
             dependencies: [
-                "SoomHTTP", "SoomData", "SoomCrypto", "SoomDomain",
+                "SoomApp", "SoomHTTP", "SoomData", "SoomSeed", "SoomCrypto", "SoomDomain",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import SoomData
+import SoomSeed
 
 extension Soom {
     struct Seed: AsyncParsableCommand {

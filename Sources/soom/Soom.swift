@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import ServiceLifecycle
+import SoomApp
 import SoomData
 import SoomDomain
 import SoomHTTP

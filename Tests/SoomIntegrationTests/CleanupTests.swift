@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdTesting
+import SoomApp
 import SoomData
 import SoomDomain
 import Testing
@@ -83,16 +84,16 @@ struct CleanupTests {
             }
             #expect(String(decoding: Array(try await client.send(.get, "/v1/images/\(legacy)").body.readableBytesView), as: UTF8.self).contains("SoomSecretMake"))
             let handled = try await database.withDatabase { database in
-                try await ScrubLegacyPhotos(store: PostgresImageStore(database: database), digest: ImagesController.digest)(limit: 10)
+                try await ScrubLegacyPhotos(store: PostgresImageStore(database: database), digest: OpenSSLContentDigest.sha256Hex)(limit: 10)
             }
             #expect(handled == 2)
             let served = try await client.send(.get, "/v1/images/\(legacy)")
             let text = String(decoding: Array(served.body.readableBytesView), as: UTF8.self)
             for secret in PhotoFixtures.secrets { #expect(!text.contains(secret), "\(secret)") }
-            #expect(served.headers[.eTag] == "\"\(ImagesController.digest(Array(served.body.readableBytesView)))\"")
+            #expect(served.headers[.eTag] == "\"\(OpenSSLContentDigest.sha256Hex(Array(served.body.readableBytesView)))\"")
             #expect(try await database.scalar("SELECT width::int FROM images WHERE id = \(legacy)") == 64)
             #expect(try await client.send(.get, "/v1/images/\(broken)").status == .notFound)
-            #expect(try await database.withDatabase { try await ScrubLegacyPhotos(store: PostgresImageStore(database: $0), digest: ImagesController.digest)(limit: 10) } == 0)
+            #expect(try await database.withDatabase { try await ScrubLegacyPhotos(store: PostgresImageStore(database: $0), digest: OpenSSLContentDigest.sha256Hex)(limit: 10) } == 0)
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdTesting
 import Logging
+import SoomApp
 import SoomData
 import Testing
 

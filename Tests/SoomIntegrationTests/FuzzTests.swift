@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Logging
 import PostgresNIO
+import SoomApp
 import Testing
 
 @testable import SoomHTTP
@@ -27,7 +28,8 @@ struct FuzzTests {
         let catalog = EndpointCatalog()
         _ = buildRouter(
             identity: TestEnvironment.identity, cards: TestEnvironment.cards, tags: TestEnvironment.tags, people: TestEnvironment.people,
-            notifications: TestEnvironment.notifications, images: TestEnvironment.images, database: TestEnvironment.database, catalog: catalog)
+            notifications: TestEnvironment.notifications, images: TestEnvironment.images, readiness: TestEnvironment.database,
+            digest: OpenSSLContentDigest.sha256Hex, catalog: catalog)
         let routes = catalog.endpoints.filter { $0.path.hasPrefix("/v1") }.sorted { "\($0.method) \($0.path)" < "\($1.method) \($1.path)" }
         try #require(routes.count > 30)
 

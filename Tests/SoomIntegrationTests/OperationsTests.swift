@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdTesting
+import SoomApp
 import Testing
 import Yams
 
@@ -93,7 +94,8 @@ struct OperationsTests {
         let catalog = EndpointCatalog()
         _ = buildRouter(
             identity: TestEnvironment.identity, cards: TestEnvironment.cards, tags: TestEnvironment.tags, people: TestEnvironment.people,
-            notifications: TestEnvironment.notifications, images: TestEnvironment.images, database: TestEnvironment.database,
+            notifications: TestEnvironment.notifications, images: TestEnvironment.images, readiness: TestEnvironment.database,
+            digest: OpenSSLContentDigest.sha256Hex,
             catalog: catalog)
         let implemented = Set(catalog.endpoints.map { "\($0.method.rawValue) \($0.path)" })
         #expect(implemented.count > 10)

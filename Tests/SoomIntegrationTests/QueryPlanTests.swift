@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import SoomSeed
 import Testing
 
 @testable import SoomData

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SoomData
+import SoomSeed
 import Testing
 
 @Suite("soom seed")

@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdTesting
+import SoomApp
 import SoomCrypto
 import SoomData
 import SoomDomain

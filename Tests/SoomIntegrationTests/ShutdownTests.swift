@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import ServiceLifecycle
+import SoomApp
 import SoomData
 import Synchronization
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdTesting
+import SoomApp
 import Testing
 
 @testable import SoomHTTP
@@ -7,6 +8,8 @@ import Testing
 /// The web client as the server sends it: `/` and `/app/<version>/<file>` (contract: *Operations*).
 @Suite("Web client files")
 struct WebClientTests {
+    /// The release's files as the server makes them (with the same SHA-256).
+    static let assets = WebAssets(digest: OpenSSLContentDigest.sha256Hex)
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/SoomHTTP/Resources/web").standardized
 
     @Test("/ is the page: HTML naming this release's files, a strict CSP, nosniff, revalidated by ETag (304)")
@@ -16,7 +19,7 @@ struct WebClientTests {
             #expect(page.status == .ok)
             #expect(page.headers[.contentType] == "text/html; charset=utf-8")
             let html = String(buffer: page.body)
-            #expect(html.contains("src=\"/app/\(WebAssets.version)/app.js\""))
+            #expect(html.contains("src=\"/app/\(Self.assets.version)/app.js\""))
             #expect(!html.contains("{{BASE}}"))
             let policy = try #require(page.headers[.contentSecurityPolicy])
             #expect(policy.contains("default-src 'self'") && policy.contains("script-src 'self'") && policy.contains("frame-ancestors 'none'"))
@@ -33,7 +36,7 @@ struct WebClientTests {
     @Test("every file under this release's version is cached for a year; another version revalidates; unknown files are 404 JSON")
     func files() async throws {
         try await withTestApp { client, _ in
-            let base = "/app/\(WebAssets.version)"
+            let base = "/app/\(Self.assets.version)"
             for (name, type) in [("app.js", "text/javascript; charset=utf-8"), ("styles.css", "text/css; charset=utf-8"), ("icon.svg", "image/svg+xml")] {
                 let response = try await client.send(.get, "\(base)/\(name)")
                 #expect(response.status == .ok, "\(name)")
@@ -45,7 +48,7 @@ struct WebClientTests {
             }
             let older = try await client.send(.get, "/app/0123456789abcdef/app.js")
             #expect(older.status == .ok && older.headers[.cacheControl] == "no-cache")
-            for path in ["\(base)/nope.js", "\(base)/index.html", "\(base)/", "/app/\(WebAssets.version)", "/app", "\(base)/..%2fPackage.swift", "\(base)/%2e%2e"] {
+            for path in ["\(base)/nope.js", "\(base)/index.html", "\(base)/", "/app/\(Self.assets.version)", "/app", "\(base)/..%2fPackage.swift", "\(base)/%2e%2e"] {
                 let response = try await client.send(.get, path)
                 #expect(response.status == .notFound, "\(path)")
                 #expect(response.errorCode == "not_found", "\(path)")
@@ -63,12 +66,12 @@ struct WebClientTests {
             let text = try String(contentsOf: Self.folder.appendingPathComponent(name), encoding: .utf8)
             for match in text.matches(of: importPattern) {
                 let imported = String(match.output[1].substring ?? "")
-                #expect(WebAssets.files[imported] != nil, "\(name) imports ./\(imported), which is not served")
+                #expect(Self.assets.files[imported] != nil, "\(name) imports ./\(imported), which is not served")
             }
         }
         let html = String(decoding: WebAssets.sources.first { $0.name == "index.html" }!.bytes, as: UTF8.self)
         for link in html.matches(of: try Regex(#"\{\{BASE\}\}/([^"]+)""#)) {
-            #expect(WebAssets.files[String(link.output[1].substring ?? "")] != nil)
+            #expect(Self.assets.files[String(link.output[1].substring ?? "")] != nil)
         }
     }
 

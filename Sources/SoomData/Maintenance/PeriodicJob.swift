@@ -1,5 +1,6 @@
 import Logging
 import ServiceLifecycle
+import SoomDomain
 
 /// Background work the application runs every `interval` (the popular ranking, the story sweep).
 ///

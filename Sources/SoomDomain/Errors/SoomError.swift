@@ -24,6 +24,13 @@ public struct SoomError: Error, Sendable, Equatable, CustomStringConvertible {
         case payloadTooLarge
         /// The body is not of a type the route accepts.
         case unsupportedMediaType
+        /// A value that passed validation was refused by storage (a NUL character in text, a
+        /// number out of range): the request is at fault, and nothing was written.
+        case unstorableValue
+        /// The work did not finish within its deadline and had no effect.
+        case timeout
+        /// Something the domain needs (the database) cannot be reached right now.
+        case unavailable
     }
 
     public let kind: Kind
@@ -34,6 +41,9 @@ public struct SoomError: Error, Sendable, Equatable, CustomStringConvertible {
     public let field: String?
     /// Extra machine-readable details (e.g. `rejoinAvailableAt`).
     public let details: [String: Detail]
+    /// For logs only, never sent to clients and never a value from the request: what failed
+    /// underneath (`database unavailable: connectionError`, a SQLSTATE).
+    public let cause: String?
 
     /// A value carried in `details`.
     public enum Detail: Sendable, Equatable {
@@ -41,15 +51,17 @@ public struct SoomError: Error, Sendable, Equatable, CustomStringConvertible {
         case string(String)
     }
 
-    public init(_ kind: Kind, code: String, message: String, field: String? = nil, details: [String: Detail] = [:]) {
+    public init(_ kind: Kind, code: String, message: String, field: String? = nil, details: [String: Detail] = [:], cause: String? = nil) {
         self.kind = kind
         self.code = code
         self.message = message
         self.field = field
         self.details = details
+        self.cause = cause
     }
 
-    public var description: String { "\(self.code): \(self.message)" }
+    /// The cause when there is one (what logs of background work show), else code and message.
+    public var description: String { self.cause ?? "\(self.code): \(self.message)" }
 }
 
 extension SoomError {

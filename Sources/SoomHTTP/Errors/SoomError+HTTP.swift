@@ -4,6 +4,9 @@ import SoomDomain
 extension SoomError {
     /// The domain error as the contract shows it. The one place a domain failure meets HTTP.
     var apiError: APIError {
+        // The two 503s carry `Retry-After`.
+        if self.kind == .timeout { return .timeout }
+        if self.kind == .unavailable { return .databaseUnavailable }
         let status: HTTPResponse.Status =
             switch self.kind {
             case .invalidRequest: .badRequest
@@ -15,6 +18,8 @@ extension SoomError {
             case .restricted: HTTPResponse.Status(code: 423, reasonPhrase: "Locked")
             case .payloadTooLarge: .contentTooLarge
             case .unsupportedMediaType: .unsupportedMediaType
+            case .unstorableValue: .badRequest
+            case .timeout, .unavailable: .serviceUnavailable
             }
         let extra = self.details.mapValues { detail in
             switch detail {

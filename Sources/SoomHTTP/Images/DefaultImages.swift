@@ -1,15 +1,18 @@
 import NIOCore
-import SoomCrypto
 import SoomDomain
 
-/// The built-in backgrounds' bytes, compiled into the binary, with their `ETag`s.
-enum DefaultImages {
+/// The built-in backgrounds' bytes, compiled into the binary, with their `ETag`s (the first 128
+/// bits of their SHA-256). Made once per router, with the SHA-256 the composition root passes in.
+struct DefaultImages: Sendable {
     struct Picture: Sendable {
         let buffer: ByteBuffer
         let etag: String
     }
 
-    static let pictures: [String: Picture] = {
+    let pictures: [String: Picture]
+
+    /// - Parameter digest: SHA-256 in lower-case hex (`ContentDigest`).
+    init(digest: ContentDigest) {
         let bytes: [String: [UInt8]] = [
             "sky-dawn": PackageResources.sky_dawn_png, "sky-noon": PackageResources.sky_noon_png,
             "sky-night": PackageResources.sky_night_png, "sea-calm": PackageResources.sea_calm_png,
@@ -18,13 +21,12 @@ enum DefaultImages {
             "forest-mist": PackageResources.forest_mist_png, "paper-cream": PackageResources.paper_cream_png,
             "paper-grid": PackageResources.paper_grid_png, "paper-dots": PackageResources.paper_dots_png,
         ]
-        return bytes.mapValues { bytes in
-            let digest = SHA256Digest.hash(bytes).prefix(16).map { String(format: "%02x", $0) }.joined()
-            return Picture(buffer: ByteBuffer(bytes: bytes), etag: "\"\(digest)\"")
+        self.pictures = bytes.mapValues { bytes in
+            Picture(buffer: ByteBuffer(bytes: bytes), etag: "\"\(digest(bytes).prefix(32))\"")
         }
-    }()
+    }
 
-    static func picture(named name: String) -> Picture? {
+    func picture(named name: String) -> Picture? {
         self.pictures[name]
     }
 }

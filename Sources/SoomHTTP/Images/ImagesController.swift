@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import SoomCrypto
 import SoomDomain
 
 /// The routes of the contract's *Images* section. Reading is public (so `<img src>` works);
@@ -8,6 +7,7 @@ import SoomDomain
 struct ImagesController {
     let store: any ImageStore
     let upload: UploadPhoto
+    let defaults: DefaultImages
 
     func addRoutes(public routes: CatalogedRoutes<AppRequestContext>, authenticated: CatalogedRoutes<AuthenticatedContext>) {
         routes.on(.get, "/images/defaults") { _, context in
@@ -27,19 +27,7 @@ struct ImagesController {
         }
     }
 
-    /// SHA-256 in hex: an upload's `ETag`.
-    static let digest: @Sendable ([UInt8]) -> String = { bytes in
-        let hex = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(64)
-        for byte in SHA256Digest.hash(bytes) {
-            text.append(hex[Int(byte >> 4)])
-            text.append(hex[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
-
-    private var reactor: ImagesReactor { ImagesReactor(store: self.store, upload: self.upload) }
+    private var reactor: ImagesReactor { ImagesReactor(store: self.store, upload: self.upload, defaults: self.defaults) }
 
     /// The declared type and the body, refused as soon as it passes 5 MiB (by `Content-Length`
     /// before reading, or while streaming when the length is not declared).

@@ -27,6 +27,7 @@ struct ImagesReactor: Reactor {
 
     let store: any ImageStore
     let upload: UploadPhoto
+    let defaults: DefaultImages
     var initialState: State { .pending }
 
     func mutate(action: Action) async throws -> [Mutation] {
@@ -34,7 +35,7 @@ struct ImagesReactor: Reactor {
         case .listDefaults:
             return [.defaultsListed]
         case .showDefault(let name, let ifNoneMatch):
-            guard let picture = DefaultImages.picture(named: name) else { throw APIError.notFound }
+            guard let picture = self.defaults.picture(named: name) else { throw APIError.notFound }
             return [.pictureFound(buffer: picture.buffer, contentType: "image/png", etag: picture.etag, immutable: false,
                                   notModified: Self.matches(ifNoneMatch, picture.etag))]
         case .upload(let owner, let declared, let bytes):

@@ -1,10 +1,11 @@
 import Hummingbird
 import NIOCore
-import SoomData
+import SoomDomain
 
 /// Routes for operators and tooling, outside `/v1`: liveness, readiness, metrics and the API description.
 struct OperationsController {
-    let database: Database
+    /// What `/readyz` asks (the database, in production).
+    let readiness: any ReadinessProbe
     /// When set, `/metrics` answers only `Authorization: Bearer <token>`; anyone else gets the
     /// `404` of a path that does not exist (`SOOM_METRICS_TOKEN`).
     let metricsToken: String?
@@ -35,7 +36,7 @@ struct OperationsController {
         return difference == 0
     }
 
-    private var reactor: OperationsReactor { OperationsReactor(database: self.database) }
+    private var reactor: OperationsReactor { OperationsReactor(readiness: self.readiness) }
 }
 
 /// The repository's `openapi.yaml`, compiled into the binary.

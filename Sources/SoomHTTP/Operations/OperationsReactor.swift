@@ -1,6 +1,6 @@
 import Hummingbird
 import NIOCore
-import SoomData
+import SoomDomain
 
 /// `GET /healthz`, `GET /readyz`, `GET /metrics` and `GET /openapi.yaml`: what operators and tools ask of a running server.
 struct OperationsReactor: Reactor {
@@ -30,13 +30,13 @@ struct OperationsReactor: Reactor {
         case metrics(MetricsText)
     }
 
-    let database: Database
+    let readiness: any ReadinessProbe
     var initialState: State { .pending }
 
     func mutate(action: Action) async throws -> [Mutation] {
         switch action {
         case .checkLiveness: [.alive]
-        case .checkReadiness: [.databaseChecked(reachable: await self.database.isReachable())]
+        case .checkReadiness: [.databaseChecked(reachable: await self.readiness.isReachable())]
         case .describeAPI: [.documentLoaded]
         case .exportMetrics: [.metricsCollected(MetricsText(bytes: SoomMetrics.exposition()))]
         }

@@ -55,12 +55,14 @@ final class RateLimiter: Sendable {
     private let shards: [Shard]
     /// Most windows one shard holds.
     private let shardCapacity: Int
-    private let clock = ContinuousClock()
+    /// The time windows are measured by: the continuous clock, or one a test moves.
+    private let now: @Sendable () -> ContinuousClock.Instant
 
-    init(limits: RateLimits, capacity: Int = RateLimiter.defaultCapacity) {
+    init(limits: RateLimits, capacity: Int = RateLimiter.defaultCapacity, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.limits = limits
         self.shards = (0..<16).map { _ in Shard() }
         self.shardCapacity = max(2, capacity / 16)
+        self.now = now
     }
 
     /// How many windows are held now (for tests of the memory bound).
@@ -71,7 +73,7 @@ final class RateLimiter: Sendable {
     func check(_ kind: RateLimits.Kind, caller: Caller, counting: Bool = true) -> Decision {
         let rule = self.limits.rule(kind)
         let key = Key(kind: kind, caller: caller)
-        let now = self.clock.now
+        let now = self.now()
         let shard = self.shards[Int(UInt(bitPattern: key.hashValue) % UInt(self.shards.count))]
         return shard.counts.withLock { shard in
             var window = shard.windows[key] ?? Window(end: now + .seconds(rule.window), count: 0)

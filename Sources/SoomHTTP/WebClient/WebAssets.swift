@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import NIOCore
-import SoomCrypto
+import SoomDomain
 
 /// The web client's files (`Resources/web`), compiled into the binary, as the server sends them.
 ///
@@ -9,7 +9,8 @@ import SoomCrypto
 /// files together: a release that changes any file changes every URL, so browsers may cache each
 /// one for a year (`immutable`) and never mix modules of two releases. `index.html`, served at
 /// `/`, names that version; it is the one document revalidated on every load (by its `ETag`).
-enum WebAssets {
+/// Made once per router, with the SHA-256 the composition root passes in.
+struct WebAssets: Sendable {
     struct Asset: Sendable {
         let buffer: ByteBuffer
         let contentType: String
@@ -30,26 +31,29 @@ enum WebAssets {
     ]
 
     /// The release's version: 16 hex digits of the SHA-256 over every file's name and bytes.
-    static let version: String = {
+    let version: String
+    /// `/app/<version>/<name>`'s files (index.html included, as it is in the folder).
+    let files: [String: Asset]
+    /// The document at `/`: index.html with this release's base path filled in.
+    let index: Asset
+
+    /// - Parameter digest: SHA-256 in lower-case hex (`ContentDigest`).
+    init(digest: ContentDigest) {
         var all: [UInt8] = []
-        for (name, bytes) in sources.sorted(by: { $0.name < $1.name }) {
+        for (name, bytes) in Self.sources.sorted(by: { $0.name < $1.name }) {
             all += Array(name.utf8) + [0] + Array(String(bytes.count).utf8) + [0] + bytes
         }
-        return hex(SHA256Digest.hash(all).prefix(8))
-    }()
+        let version = String(digest(all).prefix(16))
+        self.version = version
+        self.files = Dictionary(
+            uniqueKeysWithValues: Self.sources.map { name, bytes in (name, Self.asset(bytes, contentType: Self.contentType(of: name), digest: digest)) })
+        let template = String(decoding: PackageResources.index_html, as: UTF8.self)
+        self.index = Self.asset(
+            Array(template.replacingOccurrences(of: "{{BASE}}", with: "/app/\(version)").utf8), contentType: "text/html; charset=utf-8", digest: digest)
+    }
 
     /// The path prefix of this release's files.
-    static var base: String { "/app/\(self.version)" }
-
-    /// `/app/<version>/<name>`'s files (index.html included, as it is in the folder).
-    static let files: [String: Asset] = Dictionary(
-        uniqueKeysWithValues: sources.map { name, bytes in (name, asset(bytes, contentType: contentType(of: name))) })
-
-    /// The document at `/`: index.html with this release's base path filled in.
-    static let index: Asset = {
-        let template = String(decoding: PackageResources.index_html, as: UTF8.self)
-        return asset(Array(template.replacingOccurrences(of: "{{BASE}}", with: base).utf8), contentType: "text/html; charset=utf-8")
-    }()
+    var base: String { "/app/\(self.version)" }
 
     static func contentType(of name: String) -> String {
         switch name.split(separator: ".").last {
@@ -61,13 +65,9 @@ enum WebAssets {
         }
     }
 
-    private static func asset(_ bytes: [UInt8], contentType: String) -> Asset {
-        Asset(buffer: ByteBuffer(bytes: bytes), contentType: contentType, etag: "\"\(hex(SHA256Digest.hash(bytes).prefix(16)))\"")
-    }
-
-    /// Lower-case hexadecimal, as `DefaultImages` and the migrations' checksums write digests.
-    private static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        bytes.map { String(format: "%02x", $0) }.joined()
+    /// The first 128 bits of the SHA-256 are its first 32 hex digits.
+    private static func asset(_ bytes: [UInt8], contentType: String, digest: ContentDigest) -> Asset {
+        Asset(buffer: ByteBuffer(bytes: bytes), contentType: contentType, etag: "\"\(digest(bytes).prefix(32))\"")
     }
 
     /// The headers every web client response carries: nothing from another origin may load

@@ -2,15 +2,20 @@ import Hummingbird
 
 /// The web client (contract: *Operations*): its page at `/` and its files under `/app/`.
 struct WebClientController {
+    let assets: WebAssets
+
     func addRoutes(to routes: CatalogedRoutes<AppRequestContext>) {
         routes.on(.get, "/") { request, context in
-            try await WebClientReactor().respond(to: .showPage(ifNoneMatch: request.headers[.ifNoneMatch]), context: context)
+            try await self.reactor.run(.showPage(ifNoneMatch: request.headers[.ifNoneMatch]), logger: context.logger).response(from: self.assets)
         }
         routes.on(.get, "/app/{version}/{file}") { request, context in
             let version = context.parameters.get("version") ?? ""
             let file = context.parameters.get("file") ?? ""
-            return try await WebClientReactor().respond(
-                to: .showFile(version: version, name: file, ifNoneMatch: request.headers[.ifNoneMatch]), context: context)
+            return try await self.reactor.run(
+                .showFile(version: version, name: file, ifNoneMatch: request.headers[.ifNoneMatch]), logger: context.logger
+            ).response(from: self.assets)
         }
     }
+
+    private var reactor: WebClientReactor { WebClientReactor(assets: self.assets) }
 }

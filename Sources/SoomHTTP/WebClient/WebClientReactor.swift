@@ -30,15 +30,16 @@ struct WebClientReactor: Reactor {
         case immutable
     }
 
+    let assets: WebAssets
     var initialState: State { .pending }
 
     func mutate(action: Action) async throws -> [Mutation] {
         switch action {
         case .showPage(let ifNoneMatch):
-            return [.pageFound(notModified: ImagesReactor.matches(ifNoneMatch, WebAssets.index.etag))]
+            return [.pageFound(notModified: ImagesReactor.matches(ifNoneMatch, self.assets.index.etag))]
         case .showFile(let version, let name, let ifNoneMatch):
-            guard let file = WebAssets.files[name], name != "index.html" else { throw APIError.notFound }
-            let current = version == WebAssets.version
+            guard let file = self.assets.files[name], name != "index.html" else { throw APIError.notFound }
+            let current = version == self.assets.version
             return [.fileFound(name: name, caching: current ? .immutable : .revalidate, notModified: ImagesReactor.matches(ifNoneMatch, file.etag))]
         }
     }
@@ -51,15 +52,16 @@ struct WebClientReactor: Reactor {
     }
 }
 
-extension WebClientReactor.State: ResponseState {
-    func response() throws -> Response {
+/// The response needs the release's files, so the controller passes them in (the state holds only names).
+extension WebClientReactor.State {
+    func response(from assets: WebAssets) throws -> Response {
         switch self {
         case .pending:
             throw IncompleteReactorState(state: "\(self)")
         case .page(let notModified):
-            return Self.response(WebAssets.index, caching: .revalidate, notModified: notModified)
+            return Self.response(assets.index, caching: .revalidate, notModified: notModified)
         case .file(let name, let caching, let notModified):
-            guard let asset = WebAssets.files[name] else { throw APIError.notFound }
+            guard let asset = assets.files[name] else { throw APIError.notFound }
             return Self.response(asset, caching: caching, notModified: notModified)
         }
     }

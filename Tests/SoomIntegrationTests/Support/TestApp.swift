@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import PostgresNIO
+import SoomApp
 import SoomData
 import SoomDomain
 import Synchronization

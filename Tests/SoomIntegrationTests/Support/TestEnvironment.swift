@@ -1,5 +1,6 @@
 import Logging
 import PostgresNIO
+import SoomApp
 import SoomData
 import SoomDomain
 

@@ -1,6 +1,7 @@
 import Logging
 import SoomData
 import SoomDomain
+import SoomHTTP
 
 /// Everything the server is configured with (the `soom serve` options and environment).
 public struct AppConfiguration: Sendable {

@@ -1,5 +1,6 @@
 import Logging
 import PostgresNIO
+import SoomData
 
 /// Fills a database with realistic demo and benchmark data (`soom seed`), fast.
 ///

@@ -3,12 +3,14 @@ import SoomDomain
 import Synchronization
 
 /// The domain's `IdentityCrypto` port, implemented with OpenSSL 3 (`SoomCrypto`).
-struct OpenSSLIdentityCrypto: IdentityCrypto {
+public struct OpenSSLIdentityCrypto: IdentityCrypto {
     /// Parsed keys by their PEM text. OpenSSL 3 takes about 200 µs to decode and check a key,
     /// ten times a signature check; a device signs in with the same key again and again.
     private let keys = KeyCache(capacity: 4096)
 
-    func deviceKey(pem: String) throws(SoomError) -> any DeviceKey {
+    public init() {}
+
+    public func deviceKey(pem: String) throws(SoomError) -> any DeviceKey {
         if let cached = self.keys[pem] { return cached }
         do {
             let key = OpenSSLDeviceKey(key: try DevicePublicKey(pem: pem))
@@ -20,7 +22,7 @@ struct OpenSSLIdentityCrypto: IdentityCrypto {
     }
 
     /// Not cached: only the two signed account changes (transfer code, withdrawal) read a stored key.
-    func deviceKey(der: [UInt8]) throws(SoomError) -> any DeviceKey {
+    public func deviceKey(der: [UInt8]) throws(SoomError) -> any DeviceKey {
         do {
             return OpenSSLDeviceKey(key: try DevicePublicKey(subjectPublicKeyInfoDER: der))
         } catch {
@@ -28,11 +30,11 @@ struct OpenSSLIdentityCrypto: IdentityCrypto {
         }
     }
 
-    func randomBytes(_ count: Int) -> [UInt8] { SecureRandom.bytes(count) }
+    public func randomBytes(_ count: Int) -> [UInt8] { SecureRandom.bytes(count) }
 
-    func sha256(_ bytes: [UInt8]) -> [UInt8] { SHA256Digest.hash(bytes) }
+    public func sha256(_ bytes: [UInt8]) -> [UInt8] { SHA256Digest.hash(bytes) }
 
-    func hmacSHA256(_ message: [UInt8], key: [UInt8]) -> [UInt8] { HMACSHA256.authenticationCode(for: message, key: key) }
+    public func hmacSHA256(_ message: [UInt8], key: [UInt8]) -> [UInt8] { HMACSHA256.authenticationCode(for: message, key: key) }
 
     static func message(for error: PublicKeyError) -> String {
         switch error {

@@ -1,0 +1,77 @@
+import Hummingbird
+import Logging
+import Metrics
+import PostgresNIO
+import ServiceLifecycle
+import SoomData
+import SoomDomain
+import SoomHTTP
+
+/// The composition root: the whole application on one screen, wiring only.
+///
+/// It makes the database pool, the repositories and use cases over it, the background jobs, the
+/// router with every controller, and the `Application` that runs the pool and the jobs as services
+/// and migrates on start. Production (`soom serve`) and the tests build the app through this function.
+public func buildApplication(_ configuration: AppConfiguration) throws -> some ApplicationProtocol {
+    let logger = Logger.soom(level: configuration.logLevel)
+    SoomMetrics.bootstrap()
+    Gauge(label: "soom_db_pool_size").record(configuration.database.maximumConnections)
+
+    // Data. The driver never logs below debug: at trace PostgresNIO writes every message it
+    // sends and receives, bound values (keys, fingerprints, coordinates) included.
+    let databaseLogger = logger.notBelow(.debug)
+    // PostgreSQL ends statements and lock waits before the request's deadline (see Database).
+    var databaseConfiguration = configuration.database
+    databaseConfiguration.statementTimeout = max(configuration.requestDeadline * 0.9, configuration.requestDeadline - .seconds(1))
+    let client = PostgresClient(configuration: databaseConfiguration.clientConfiguration, backgroundLogger: databaseLogger)
+    let database = Database(client: client, logger: databaseLogger, deadline: configuration.requestDeadline)
+    let identityRepository = PostgresIdentityRepository(database: database)
+    let sessions = SessionCache(lifetime: configuration.sessionCacheLifetime)
+    let feedPages = FeedPageCache(lifetime: configuration.feedCacheLifetime)
+    let identity = IdentityEnvironment(repository: identityRepository, crypto: OpenSSLIdentityCrypto(), sessions: sessions, feedPages: feedPages)
+    let cardRepository = PostgresCardRepository(database: database)
+    let cards = CardEnvironment(cards: cardRepository, moderation: configuration.moderation, feedPages: feedPages)
+    let images = PostgresImageStore(database: database)
+    let tags = TagEnvironment(tags: PostgresTagRepository(database: database), rankingCacheLifetime: configuration.tagRankingCacheLifetime)
+    let people = PeopleEnvironment(people: PostgresPeopleRepository(database: database))
+    let notifications = PostgresNotificationRepository(database: database)
+    let digest = OpenSSLContentDigest.sha256Hex
+
+    // Background work, once the schema is migrated. The session cache is used only while its
+    // listener hears the database's account changes.
+    let migrated = OneTimeSignal(signalled: !configuration.migrateOnStart)
+    let sessionListener: [any Service] =
+        configuration.sessionCacheLifetime > 0
+        ? [SessionInvalidationListener(database: configuration.database, cache: sessions, startAfter: migrated, logger: databaseLogger)] : []
+    let jobs: [any Service] =
+        configuration.backgroundJobs
+        ? [
+            PopularRankingJob(cards: cardRepository, startAfter: migrated, logger: logger),
+            StoryExpiryJob(cards: cardRepository, startAfter: migrated, logger: logger),
+            FavoriteTagNotificationsJob(notifications: notifications, startAfter: migrated, logger: logger),
+            ExpiredRecordsJob(identity: identityRepository, cards: cardRepository, startAfter: migrated, logger: logger),
+            RetentionJob(notifications: notifications, identity: identityRepository, images: images, startAfter: migrated, logger: logger),
+            PhotoScrubJob(images: images, digest: digest, startAfter: migrated, logger: logger),
+        ] : []
+
+    // HTTP
+    let router = buildRouter(
+        identity: identity, cards: cards, tags: tags, people: people, notifications: notifications, images: images, readiness: database,
+        digest: digest, catalog: EndpointCatalog(), rateLimits: configuration.rateLimits, trustForwardedFor: configuration.trustForwardedFor,
+        metricsToken: configuration.metricsToken)
+    var app = Application(
+        router: router,
+        server: .soom(headTimeout: configuration.requestHeadTimeout, idleTimeout: configuration.idleTimeout),
+        configuration: .init(address: .hostname(configuration.hostname, port: configuration.port), serverName: "soom"),
+        services: [client] + sessionListener + jobs,
+        onServerRunning: { channel in await configuration.onServerRunning?(channel.localAddress?.port ?? 0) },
+        logger: logger
+    )
+    if configuration.migrateOnStart {
+        app.beforeServerStarts {
+            try await migrateWhenReachable(configuration.database, client: client, logger: logger, databaseLogger: databaseLogger)
+            migrated.signal()
+        }
+    }
+    return app
+}

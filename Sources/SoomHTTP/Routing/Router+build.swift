@@ -1,0 +1,58 @@
+import Hummingbird
+import SoomDomain
+
+/// All routes: operations outside `/v1`, the public and the authenticated parts of `/v1`, and
+/// `405` for wrong methods on known paths. With a `rateLimiter`, every `/v1` route is limited
+/// (per account once authenticated, else per client address). It takes only the domain's
+/// environments and ports: `readiness` answers `/readyz`, `digest` is the SHA-256 behind uploads'
+/// and built-in files' `ETag`s. The composition root (`SoomApp`) calls it; tests call it for the route list.
+public func buildRouter(
+    identity: IdentityEnvironment, cards: CardEnvironment, tags: TagEnvironment, people: PeopleEnvironment,
+    notifications: any NotificationRepository, images: any ImageStore, readiness: any ReadinessProbe, digest: @escaping ContentDigest,
+    catalog: EndpointCatalog, rateLimits: RateLimits? = nil, trustForwardedFor: Bool = false, metricsToken: String? = nil
+) -> Router<AppRequestContext> {
+    let rateLimiter = rateLimits.map { RateLimiter(limits: $0) }
+    let router = Router(context: AppRequestContext.self)
+    // Outermost first: the request line and ID see the final status; metrics count what
+    // ErrorMiddleware answered, by route template.
+    router.add(middleware: NoSniffMiddleware())
+    router.add(middleware: RequestLogMiddleware())
+    router.add(middleware: MetricsMiddleware())
+    router.add(middleware: ErrorMiddleware())
+    router.add(middleware: ExactPathMiddleware(catalog: catalog))
+
+    // With a rate limiter, each /v1 group is limited per address before its session is looked
+    // up, then per account once it is known (see RateLimitMiddleware).
+    func limited(_ group: RouterGroup<AppRequestContext>, session: AuthenticationMiddleware? = nil) -> RouterGroup<AppRequestContext> {
+        guard let rateLimiter else { return session.map { group.add(middleware: $0) } ?? group }
+        let byAddress = group.add(
+            middleware: RateLimitMiddleware<AppRequestContext>(
+                limiter: rateLimiter, trustForwardedFor: trustForwardedFor, sessionFollows: session != nil, peerAddress: \.peerAddress))
+        guard let session else { return byAddress }
+        return byAddress.add(middleware: session).add(middleware: AccountRateLimitMiddleware<AppRequestContext>(limiter: rateLimiter) { $0.caller?.account.id })
+    }
+    let root = CatalogedRoutes(group: router.group(), prefix: "", catalog: catalog)
+    let v1 = CatalogedRoutes(group: limited(router.group("/v1")), prefix: "/v1", catalog: catalog)
+    let signedIn = CatalogedRoutes(
+        group: limited(router.group("/v1"), session: AuthenticationMiddleware(authenticate: Authenticate(identity)))
+            .group(context: AuthenticatedContext.self),
+        prefix: "/v1", catalog: catalog)
+    // Public routes that also accept a session (a token, when sent, must be valid).
+    let maybeSignedIn = CatalogedRoutes(
+        group: limited(router.group("/v1"), session: AuthenticationMiddleware(authenticate: Authenticate(identity), required: false)),
+        prefix: "/v1", catalog: catalog)
+
+    OperationsController(readiness: readiness, metricsToken: metricsToken).addRoutes(to: root)
+    WebClientController(assets: WebAssets(digest: digest)).addRoutes(to: root)
+    IdentityController(environment: identity).addRoutes(public: v1, authenticated: signedIn)
+    CardsController(cards: cards).addRoutes(to: signedIn)
+    FeedsController(cards: cards).addRoutes(to: signedIn)
+    TagsController(tags: tags, cards: cards).addRoutes(optionalSession: maybeSignedIn, authenticated: signedIn)
+    PeopleController(people: people).addRoutes(to: signedIn)
+    NotificationsController(notifications: notifications).addRoutes(to: signedIn)
+    ImagesController(store: images, upload: UploadPhoto(store: images, digest: digest), defaults: DefaultImages(digest: digest))
+        .addRoutes(public: v1, authenticated: signedIn)
+
+    catalog.installMethodNotAllowed(on: router)
+    return router
+}
