@@ -45,7 +45,8 @@ public struct AppConfiguration: Sendable {
     public init(
         hostname: String = "127.0.0.1", port: Int = 8080, database: DatabaseConfiguration, logLevel: Logger.Level = .info,
         migrateOnStart: Bool = true, backgroundJobs: Bool = true, tagRankingCacheLifetime: Double = 0.25,
-        sessionCacheLifetime: Double = 10, feedCacheLifetime: Double = Self.defaultFeedCacheLifetime, moderation: ModerationPolicy = .default, rateLimits: RateLimits? = RateLimits(), trustForwardedFor: Bool = false,
+        sessionCacheLifetime: Double = 10, feedCacheLifetime: Double = Self.defaultFeedCacheLifetime, moderation: ModerationPolicy = .default,
+        rateLimits: RateLimits? = RateLimits(), trustForwardedFor: Bool = false,
         metricsToken: String? = nil
     ) {
         self.hostname = hostname

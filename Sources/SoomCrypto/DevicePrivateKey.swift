@@ -41,8 +41,8 @@ public final class DevicePrivateKey: @unchecked Sendable {
             defer { EVP_PKEY_CTX_free(ctx) }
             var key: OpaquePointer?
             guard EVP_PKEY_keygen_init(ctx) == 1,
-                  EVP_PKEY_CTX_set_rsa_keygen_bits(ctx, Int32(bits)) == 1,
-                  EVP_PKEY_generate(ctx, &key) == 1
+                EVP_PKEY_CTX_set_rsa_keygen_bits(ctx, Int32(bits)) == 1,
+                EVP_PKEY_generate(ctx, &key) == 1
             else { return nil }
             return key
         }
@@ -102,7 +102,7 @@ public final class DevicePrivateKey: @unchecked Sendable {
         defer { EVP_MD_CTX_free(mdctx) }
         var pctx: OpaquePointer?  // owned by mdctx
         guard EVP_DigestSignInit(mdctx, &pctx, EVP_sha256(), nil, pkey) == 1, let pctx,
-              OpenSSLSupport.configure(pctx, scheme: scheme, pssSaltLength: pssSaltLength.openSSLValue)
+            OpenSSLSupport.configure(pctx, scheme: scheme, pssSaltLength: pssSaltLength.openSSLValue)
         else {
             fatalError("EVP_DigestSignInit failed: \(OpenSSLSupport.lastErrorDescription())")
         }
@@ -124,9 +124,11 @@ public final class DevicePrivateKey: @unchecked Sendable {
         // copying them, so both C strings must stay alive until encoding has finished.
         let pem: [UInt8]? = "PEM".withCString { outputType in
             structure.withCString { outputStructure in
-                guard let encoder = OSSL_ENCODER_CTX_new_for_pkey(
-                    pkey, soom_evp_pkey_public_key_selection(), outputType, outputStructure, nil
-                ) else { return nil }
+                guard
+                    let encoder = OSSL_ENCODER_CTX_new_for_pkey(
+                        pkey, soom_evp_pkey_public_key_selection(), outputType, outputStructure, nil
+                    )
+                else { return nil }
                 defer { OSSL_ENCODER_CTX_free(encoder) }
                 guard let bio = BIO_new(BIO_s_mem()) else { return nil }
                 defer { BIO_free(bio) }

@@ -93,7 +93,7 @@ public final class DevicePublicKey: @unchecked Sendable {
         // `pctx` belongs to `mdctx` and is freed with it.
         var pctx: OpaquePointer?
         guard EVP_DigestVerifyInit(mdctx, &pctx, EVP_sha256(), nil, pkey) == 1, let pctx,
-              OpenSSLSupport.configure(pctx, scheme: scheme, pssSaltLength: RSA_PSS_SALTLEN_AUTO)
+            OpenSSLSupport.configure(pctx, scheme: scheme, pssSaltLength: RSA_PSS_SALTLEN_AUTO)
         else { return false }
         let status = signature.withUnsafeBufferPointer { sig in
             OpenSSLSupport.withNonNullBytes(message) { tbs, tbsCount in

@@ -16,8 +16,8 @@ struct PEMBlock: Sendable, Equatable {
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
         guard lines.count >= 3,
-              let label = Self.label(of: lines[0], boundary: "BEGIN"),
-              Self.label(of: lines[lines.count - 1], boundary: "END") == label
+            let label = Self.label(of: lines[0], boundary: "BEGIN"),
+            Self.label(of: lines[lines.count - 1], boundary: "END") == label
         else { return nil }
 
         // The body may contain only the base64 alphabet; this rejects a second block
@@ -40,7 +40,7 @@ struct PEMBlock: Sendable, Equatable {
         let prefix = "-----\(boundary) "
         let suffix = "-----"
         guard line.hasPrefix(prefix), line.hasSuffix(suffix),
-              line.count > prefix.count + suffix.count
+            line.count > prefix.count + suffix.count
         else { return nil }
         return String(line.dropFirst(prefix.count).dropLast(suffix.count))
     }

@@ -64,7 +64,8 @@ extension SeedRun {
         let chunk = max(self.plan.chunkSize, 500_000)
         while staged < target {
             let attempt = min(chunk, target - staged)
-            try await self.execute(self.followsStatement(count: attempt, step: step, into: "INSERT INTO seed_follows (follower_id, followee_id, created_at)"))
+            try await self.execute(
+                self.followsStatement(count: attempt, step: step, into: "INSERT INTO seed_follows (follower_id, followee_id, created_at)"))
             staged += attempt
             self.progress(.progress(.follows, done: staged, total: target))
         }

@@ -71,11 +71,13 @@ enum SeedVocabulary {
     static func cardContent(_ sql: inout SeedSQL, language: String, length: String) throws -> String {
         let korean = try self.koreanSentence(&sql)
         let english = try self.englishSentence(&sql)
-        let koreanLongest = self.koreanTimes.map(\.count).max()! + 1 + self.koreanSubjects.map(\.count).max()! + 1
+        let koreanLongest =
+            self.koreanTimes.map(\.count).max()! + 1 + self.koreanSubjects.map(\.count).max()! + 1
             + self.koreanPredicates.map(\.count).max()!
-        let englishLongest = max(
-            self.englishTimes.map(\.count).max()! + 1 + self.englishSubjects.map(\.count).max()!,
-            self.englishCapitalisedSubjects.map(\.count).max()!) + 1 + self.englishPredicates.map(\.count).max()!
+        let englishLongest =
+            max(
+                self.englishTimes.map(\.count).max()! + 1 + self.englishSubjects.map(\.count).max()!,
+                self.englishCapitalisedSubjects.map(\.count).max()!) + 1 + self.englishPredicates.map(\.count).max()!
         func paragraph(_ sentence: String, limit: Int) -> String {
             // Sentence k is there when `length` passed its threshold: 35% one, 35% two, 20% three, 10% four.
             let thresholds = [0.35, 0.70, 0.90].prefix(limit - 1)

@@ -55,10 +55,13 @@ extension Seeder {
             if self.followCount < 0 || self.followCount > 2_000_000_000 { throw .invalidPlan("follows must be between 0 and 2,000,000,000") }
             if self.followCount > self.possibleFollows {
                 throw .invalidPlan(
-                    "too many follows: \(self.accounts) accounts can make at most accounts × (accounts − 1) = \(self.possibleFollows) (nobody follows themselves or anyone twice)")
+                    "too many follows: \(self.accounts) accounts can make at most accounts × (accounts − 1) = \(self.possibleFollows) (nobody follows themselves or anyone twice)"
+                )
             }
             if self.favoriteCount < 0 || self.favoriteCount > Self.maximumFavoritesPerAccount * self.accounts {
-                throw .invalidPlan("favorites must be between 0 and \(Self.maximumFavoritesPerAccount) × accounts (at most \(Self.maximumFavoritesPerAccount) favourite tags per account)")
+                throw .invalidPlan(
+                    "favorites must be between 0 and \(Self.maximumFavoritesPerAccount) × accounts (at most \(Self.maximumFavoritesPerAccount) favourite tags per account)"
+                )
             }
             if self.favoriteCount > 0 && self.cards == 0 {
                 throw .invalidPlan("favourite tags are drawn from the tags that cards carry: use at least one card, or --favorites 0")

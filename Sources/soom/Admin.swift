@@ -70,7 +70,8 @@ extension Soom.Admin {
                 let cards = try await moderation.mostReported(limit: limit)
                 guard !cards.isEmpty else { return "No reports." }
                 return cards.map { card in
-                    let reasons = card.reasons.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                    let reasons = card.reasons.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.key) \($0.value)" }.joined(
+                        separator: ", ")
                     let preview = card.preview.replacingOccurrences(of: "\n", with: " ")
                     return "\(card.reports)\t\(card.hidden ? "hidden " : "visible")\tcard \(shown(card.cardID))"
                         + "\tauthor \(shown(card.authorID))\t\(reasons)\t\(preview)"
@@ -91,7 +92,8 @@ extension Soom.Admin {
 
         func run() async throws {
             try await administer(self.options) { moderation in
-                try await moderation.hide(cardID: self.card) ? "Hidden card \(shown(self.card))." : "No visible card \(shown(self.card)) (unknown, or hidden already)."
+                try await moderation.hide(cardID: self.card)
+                    ? "Hidden card \(shown(self.card))." : "No visible card \(shown(self.card)) (unknown, or hidden already)."
             }
         }
     }
@@ -158,7 +160,8 @@ extension Soom.Admin {
 
         func run() async throws {
             try await administer(self.options) { moderation in
-                try await moderation.unrestrict(accountID: self.account) ? "Account \(shown(self.account)) may post again." : "No account \(shown(self.account))."
+                try await moderation.unrestrict(accountID: self.account)
+                    ? "Account \(shown(self.account)) may post again." : "No account \(shown(self.account))."
             }
         }
     }

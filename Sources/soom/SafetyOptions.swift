@@ -13,7 +13,8 @@ struct SafetyOptions: ParsableArguments {
     @Option(
         name: .customLong("restriction-days"),
         help: "Posting restriction lengths in days, first restriction first, comma-separated; later ones use the last (env SOOM_RESTRICTION_DAYS).")
-    var restrictionDays: String = Self.environment["SOOM_RESTRICTION_DAYS"]
+    var restrictionDays: String =
+        Self.environment["SOOM_RESTRICTION_DAYS"]
         ?? ModerationPolicy.default.restrictionDays.map(String.init).joined(separator: ",")
 
     @Option(
@@ -33,7 +34,8 @@ struct SafetyOptions: ParsableArguments {
     @Option(name: .customLong("rate-limit-posts"), help: "Cards and comment cards per account, count/seconds (env SOOM_RATE_LIMIT_POSTS).")
     var posts: String = Self.environment["SOOM_RATE_LIMIT_POSTS"] ?? RateLimits().posting.description
 
-    @Option(name: .customLong("rate-limit-default"), help: "Every other /v1 request per account or address, count/seconds (env SOOM_RATE_LIMIT_DEFAULT).")
+    @Option(
+        name: .customLong("rate-limit-default"), help: "Every other /v1 request per account or address, count/seconds (env SOOM_RATE_LIMIT_DEFAULT).")
     var general: String = Self.environment["SOOM_RATE_LIMIT_DEFAULT"] ?? RateLimits().general.description
 
     @Option(
@@ -50,7 +52,8 @@ struct SafetyOptions: ParsableArguments {
         let days = self.restrictionDays.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
         guard !days.contains(nil) else { throw ValidationError("--restriction-days must be whole days separated by commas, e.g. 1,7,14,30") }
         do {
-            return try ModerationPolicy(reportThreshold: self.reportThreshold, restrictionDays: days.compactMap { $0 }, reporterMinimumAge: self.reporterMinimumAge)
+            return try ModerationPolicy(
+                reportThreshold: self.reportThreshold, restrictionDays: days.compactMap { $0 }, reporterMinimumAge: self.reporterMinimumAge)
         } catch {
             throw ValidationError("\(error)")
         }

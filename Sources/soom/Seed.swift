@@ -91,7 +91,8 @@ extension Soom {
                 SeedOutput.line(
                     "Seeding \(database): \(SeedOutput.number(plan.accounts)) accounts, \(SeedOutput.number(plan.cards)) cards, "
                         + "\(SeedOutput.number(plan.comments)) comment cards, \(SeedOutput.number(plan.likes)) likes, "
-                        + "\(SeedOutput.number(plan.followCount)) follows, \(SeedOutput.number(plan.favoriteCount)) favourite tags over \(plan.days) days.")
+                        + "\(SeedOutput.number(plan.followCount)) follows, \(SeedOutput.number(plan.favoriteCount)) favourite tags over \(plan.days) days."
+                )
                 let summary = try await Seeder(configuration: database, logger: logger).run(
                     plan, allowExistingAccounts: force, progress: SeedOutput.report)
                 SeedOutput.line("")

@@ -117,7 +117,8 @@ extension Soom {
                 0 reads every page. Likes and blocks are always the reader's current ones, and this instance's own \
                 changes show at once; only other instances' new cards, counts and names may be this old.
                 """)
-        var feedCache: Double = ProcessInfo.processInfo.environment["SOOM_FEED_CACHE"].flatMap(Double.init) ?? AppConfiguration.defaultFeedCacheLifetime
+        var feedCache: Double =
+            ProcessInfo.processInfo.environment["SOOM_FEED_CACHE"].flatMap(Double.init) ?? AppConfiguration.defaultFeedCacheLifetime
 
         @Option(
             name: .customLong("idle-timeout"),
@@ -150,7 +151,8 @@ extension Soom {
             try await self.options.withDatabase { database in
                 var configuration = AppConfiguration(
                     hostname: self.hostname, port: self.port, database: database, logLevel: try self.options.level,
-                    sessionCacheLifetime: Double(self.sessionCache), feedCacheLifetime: self.feedCache, moderation: try self.safety.moderation(), rateLimits: try self.safety.rateLimits(),
+                    sessionCacheLifetime: Double(self.sessionCache), feedCacheLifetime: self.feedCache, moderation: try self.safety.moderation(),
+                    rateLimits: try self.safety.rateLimits(),
                     trustForwardedFor: self.safety.trustForwardedFor,
                     // From the environment only: a command-line argument would show in `ps`.
                     metricsToken: ProcessInfo.processInfo.environment["SOOM_METRICS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 })

@@ -7,8 +7,9 @@ struct DevicePrivateKeyTests {
     static let generated = DevicePrivateKey(bits: 2048)
     static let message = Array("soom:v1:login:round-trip".utf8)
 
-    @Test("PSS signatures verify for every salt length, with both PEM forms",
-          arguments: DevicePrivateKey.PSSSaltLength.allCases)
+    @Test(
+        "PSS signatures verify for every salt length, with both PEM forms",
+        arguments: DevicePrivateKey.PSSSaltLength.allCases)
     func pssRoundTrip(saltLength: DevicePrivateKey.PSSSaltLength) throws {
         let privateKey = Self.generated
         let signature = privateKey.signature(for: Self.message, scheme: .rsaPSSSHA256, pssSaltLength: saltLength)
@@ -65,9 +66,11 @@ struct DevicePrivateKeyTests {
         #expect(!a.isValidSignature(signature, for: Self.message, scheme: .rsaPSSSHA256))
     }
 
-    @Test("loads PKCS#8 and PKCS#1 private key PEMs matching the fixture public key", arguments: [
-        "rsa2048_private.pem", "rsa2048_private_pkcs1.pem",
-    ])
+    @Test(
+        "loads PKCS#8 and PKCS#1 private key PEMs matching the fixture public key",
+        arguments: [
+            "rsa2048_private.pem", "rsa2048_private_pkcs1.pem",
+        ])
     func loadsPrivateKeyPEM(file: String) throws {
         let privateKey = try DevicePrivateKey(pem: Fixtures.text(file))
         let fixturePublic = try DevicePublicKey(pem: Fixtures.text("rsa2048_spki.pem"))

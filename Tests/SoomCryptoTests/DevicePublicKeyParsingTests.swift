@@ -48,9 +48,11 @@ struct DevicePublicKeyParsingTests {
         #expect(try DevicePublicKey(pem: oneLineBody).fingerprint == reference.fingerprint)
     }
 
-    @Test("keys outside 2048...4096 bits are refused with their size", arguments: [
-        ("rsa1024_spki.pem", 1024), ("rsa4104_spki.pem", 4104),
-    ])
+    @Test(
+        "keys outside 2048...4096 bits are refused with their size",
+        arguments: [
+            ("rsa1024_spki.pem", 1024), ("rsa4104_spki.pem", 4104),
+        ])
     func unsupportedSize(file: String, bits: Int) throws {
         let pem = try Fixtures.text(file)
         #expect(throws: PublicKeyError.unsupportedSize(bits: bits)) { try DevicePublicKey(pem: pem) }
@@ -62,9 +64,11 @@ struct DevicePublicKeyParsingTests {
         #expect(throws: PublicKeyError.unsupportedExponent) { try DevicePublicKey(pem: pem) }
     }
 
-    @Test("non-RSA and RSA-PSS-restricted keys are refused as notRSA", arguments: [
-        "ec_p256_spki.pem", "ed25519_spki.pem", "rsapss2048_spki.pem",
-    ])
+    @Test(
+        "non-RSA and RSA-PSS-restricted keys are refused as notRSA",
+        arguments: [
+            "ec_p256_spki.pem", "ed25519_spki.pem", "rsapss2048_spki.pem",
+        ])
     func notRSA(file: String) throws {
         let pem = try Fixtures.text(file)
         #expect(throws: PublicKeyError.notRSA) { try DevicePublicKey(pem: pem) }

@@ -3,12 +3,16 @@ import Testing
 
 @Suite("SHA256Digest and SecureRandom")
 struct DigestAndRandomTests {
-    @Test("SHA-256 matches the FIPS 180-2 test vectors", arguments: [
-        ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
-        ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
-        ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
-         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
-    ])
+    @Test(
+        "SHA-256 matches the FIPS 180-2 test vectors",
+        arguments: [
+            ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+            ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+            (
+                "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+                "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+            ),
+        ])
     func knownVectors(input: String, expected: String) {
         #expect(Fixtures.hex(SHA256Digest.hash(input)) == expected)
         #expect(Fixtures.hex(SHA256Digest.hash(Array(input.utf8))) == expected)
@@ -25,8 +29,9 @@ struct DigestAndRandomTests {
     @Test("a million 'a' (long input)")
     func millionA() {
         let input = [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)
-        #expect(Fixtures.hex(SHA256Digest.hash(input))
-            == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        #expect(
+            Fixtures.hex(SHA256Digest.hash(input))
+                == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
     @Test("SecureRandom returns the requested number of bytes", arguments: [0, 1, 16, 32, 4097])

@@ -21,8 +21,9 @@ struct SignatureVerificationTests {
         scheme == .rsaPSSSHA256 ? .rsaPKCS1v15SHA256 : .rsaPSSSHA256
     }
 
-    @Test("accepts signatures from openssl and Python, with either PEM form of the key",
-          arguments: validSignatures.map(\.file))
+    @Test(
+        "accepts signatures from openssl and Python, with either PEM form of the key",
+        arguments: validSignatures.map(\.file))
     func acceptsValid(file: String) throws {
         let entry = try #require(Self.validSignatures.first { $0.file == file })
         let signature = try Fixtures.signature(entry.file)
@@ -33,15 +34,17 @@ struct SignatureVerificationTests {
         #expect(pkcs1.isValidSignature(signature, for: message, scheme: entry.scheme))
     }
 
-    @Test("rejects a valid signature when the message, key or padding is wrong",
-          arguments: validSignatures.map(\.file))
+    @Test(
+        "rejects a valid signature when the message, key or padding is wrong",
+        arguments: validSignatures.map(\.file))
     func rejectsMismatches(file: String) throws {
         let entry = try #require(Self.validSignatures.first { $0.file == file })
         let signature = try Fixtures.signature(entry.file)
         let message = try Fixtures.message()
         let key = try DevicePublicKey(pem: Fixtures.text(entry.key))
-        let wrongKey = try DevicePublicKey(pem: Fixtures.text(
-            entry.key == "rsa2048_spki.pem" ? "rsa2048_other_spki.pem" : "rsa2048_spki.pem"))
+        let wrongKey = try DevicePublicKey(
+            pem: Fixtures.text(
+                entry.key == "rsa2048_spki.pem" ? "rsa2048_other_spki.pem" : "rsa2048_spki.pem"))
 
         var tampered = message
         tampered[tampered.count - 1] ^= 0x01
@@ -64,9 +67,11 @@ struct SignatureVerificationTests {
         }
     }
 
-    @Test("rejects PSS signatures made with MGF1-SHA-1", arguments: [
-        "sig_openssl_pss_mgf1sha1.b64", "sig_python_pss_mgf1sha1.b64",
-    ])
+    @Test(
+        "rejects PSS signatures made with MGF1-SHA-1",
+        arguments: [
+            "sig_openssl_pss_mgf1sha1.b64", "sig_python_pss_mgf1sha1.b64",
+        ])
     func rejectsMGF1SHA1(file: String) throws {
         let key = try DevicePublicKey(pem: Fixtures.text("rsa2048_spki.pem"))
         let signature = try Fixtures.signature(file)
@@ -138,8 +143,11 @@ struct SignatureVerificationTests {
                     var ok = true
                     for _ in 0..<10 {
                         // Mix successes and failures so error-queue handling is exercised too.
-                        ok = ok && key.isValidSignature(index.isMultiple(of: 2) ? pss : pkcs1, for: message,
-                                                        scheme: index.isMultiple(of: 2) ? .rsaPSSSHA256 : .rsaPKCS1v15SHA256)
+                        ok =
+                            ok
+                            && key.isValidSignature(
+                                index.isMultiple(of: 2) ? pss : pkcs1, for: message,
+                                scheme: index.isMultiple(of: 2) ? .rsaPSSSHA256 : .rsaPKCS1v15SHA256)
                         ok = ok && !key.isValidSignature(pss, for: message, scheme: .rsaPKCS1v15SHA256)
                     }
                     return ok

@@ -104,7 +104,10 @@ struct FeedCursorTests {
 
     @Test("garbage is invalid_cursor", arguments: ["", "abc", "!!!", "djF8bGF0ZXN0", String(repeating: "A", count: 600), "v1|latest|1|x"])
     func garbage(cursor: String) {
-        #expect(throws: SoomError(.invalidRequest, code: "invalid_cursor", message: "The cursor is malformed or belongs to another list.", field: "cursor")) {
+        #expect(
+            throws: SoomError(
+                .invalidRequest, code: "invalid_cursor", message: "The cursor is malformed or belongs to another list.", field: "cursor")
+        ) {
             try FeedCursor.decode(cursor, for: .latest)
         }
     }
@@ -165,7 +168,9 @@ struct CardUseCaseTests {
         #expect(call.0 == .latest && call.1 == FeedCursorTests.position && call.2 == 7)
 
         let missing = CardEnvironment(cards: RecordingCardRepository(pageResult: nil))
-        await #expect(throws: SoomError.self) { try await ReadFeed(missing)(.author(UUID()), page: try PageRequest(limit: nil, cursor: nil), viewer: UUID()) }
+        await #expect(throws: SoomError.self) {
+            try await ReadFeed(missing)(.author(UUID()), page: try PageRequest(limit: nil, cursor: nil), viewer: UUID())
+        }
         await #expect(throws: SoomError.self) {
             try await ReadFeed(CardEnvironment(cards: repository))(.popular, page: try PageRequest(limit: nil, cursor: "nope"), viewer: UUID())
         }

@@ -262,18 +262,18 @@ struct GeoCellTests {
     }
 
     static func haversine(_ a: (Double, Double), _ b: (Double, Double)) -> Double {
-        let (φ1, φ2) = (a.0 * .pi / 180, b.0 * .pi / 180)
-        let h = pow(sin((φ2 - φ1) / 2), 2) + cos(φ1) * cos(φ2) * pow(sin((b.1 - a.1) * .pi / 360), 2)
+        let (phi1, phi2) = (a.0 * .pi / 180, b.0 * .pi / 180)
+        let h = pow(sin((phi2 - phi1) / 2), 2) + cos(phi1) * cos(phi2) * pow(sin((b.1 - a.1) * .pi / 360), 2)
         return 2 * Self.radius * asin(min(1, h.squareRoot()))
     }
 
     /// The point `metres` away along the great circle leaving at `bearing` degrees.
     static func destination(from start: (Double, Double), metres: Double, bearing: Double) -> (Double, Double) {
-        let δ = metres / Self.radius
-        let θ = bearing * .pi / 180
-        let φ1 = start.0 * .pi / 180
-        let φ2 = asin(min(1, max(-1, sin(φ1) * cos(δ) + cos(φ1) * sin(δ) * cos(θ))))
-        let λ = start.1 * .pi / 180 + atan2(sin(θ) * sin(δ) * cos(φ1), cos(δ) - sin(φ1) * sin(φ2))
-        return (min(90, max(-90, φ2 * 180 / .pi)), remainder(λ * 180 / .pi, 360))
+        let delta = metres / Self.radius
+        let theta = bearing * .pi / 180
+        let phi1 = start.0 * .pi / 180
+        let phi2 = asin(min(1, max(-1, sin(phi1) * cos(delta) + cos(phi1) * sin(delta) * cos(theta))))
+        let lambda = start.1 * .pi / 180 + atan2(sin(theta) * sin(delta) * cos(phi1), cos(delta) - sin(phi1) * sin(phi2))
+        return (min(90, max(-90, phi2 * 180 / .pi)), remainder(lambda * 180 / .pi, 360))
     }
 }

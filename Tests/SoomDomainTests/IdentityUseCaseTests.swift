@@ -106,9 +106,10 @@ struct IdentityUseCaseTests {
             #expect(seal.open(Base64URL.encode(bytes)) == nil, "byte \(index) altered")
             bytes[index] ^= 0x80
         }
-        for garbage in ["", "x", challenge.id + "A", String(challenge.id.dropLast()), "'; DROP TABLE accounts; --", String(repeating: "A", count: 4096),
-            UUID().uuidString]
-        {
+        for garbage in [
+            "", "x", challenge.id + "A", String(challenge.id.dropLast()), "'; DROP TABLE accounts; --", String(repeating: "A", count: 4096),
+            UUID().uuidString,
+        ] {
             #expect(seal.open(garbage) == nil)
         }
     }

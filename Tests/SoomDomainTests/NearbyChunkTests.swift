@@ -12,13 +12,16 @@ struct NearbyChunkTests {
     static let start: Int64 = 1_800_000_000_000_000
 
     /// A located card at `point`'s cell, posted `micros` after `start`.
-    static func entry(at point: GeoLocation, micros: Int64, author: UserSummary = FeedPageCacheTests.author, expiresAt: Date? = nil) -> NearbyChunk.Entry {
+    static func entry(at point: GeoLocation, micros: Int64, author: UserSummary = FeedPageCacheTests.author, expiresAt: Date? = nil)
+        -> NearbyChunk.Entry
+    {
         let cell = GeoCell(containing: point)
         let card = Card(
             id: UUID(), content: "가까이", font: .default, background: .builtIn(name: "sea-calm"), tags: [], author: author, parentID: nil,
             parentDeleted: false, createdAt: Date(timeIntervalSince1970: Double(Self.start + micros) / 1e6), expiresAt: expiresAt, likeCount: 0,
             commentCount: 0, likedByMe: false, isMine: false, distanceMeters: nil)
-        return NearbyChunk.Entry(card: card, micros: Self.start + micros, centre: try! GeoLocation(latitude: cell.latitude, longitude: cell.longitude))
+        return NearbyChunk.Entry(
+            card: card, micros: Self.start + micros, centre: try! GeoLocation(latitude: cell.latitude, longitude: cell.longitude))
     }
 
     /// Cards around Seoul as a city has them: dense in the centre, thinning out to 60 km, some at
@@ -29,7 +32,8 @@ struct NearbyChunkTests {
             let reach = Double.random(in: 0...1, using: &random)
             let distance = reach * reach * 0.55  // degrees; most within a few km
             let angle = Double.random(in: 0..<(2 * .pi), using: &random)
-            let point = try! GeoLocation(latitude: Self.seoul.latitude + distance * sin(angle), longitude: Self.seoul.longitude + distance * cos(angle) * 1.26)
+            let point = try! GeoLocation(
+                latitude: Self.seoul.latitude + distance * sin(angle), longitude: Self.seoul.longitude + distance * cos(angle) * 1.26)
             return Self.entry(at: point, micros: Int64(index / 3) * 1_000)
         }
     }
@@ -85,7 +89,10 @@ struct NearbyChunkTests {
         #expect(second.cards.map(\.id) == repository.nearby(around: nearby, radius: .five, after: nil).prefix(20).map(\.entry.card.id))
         #expect(repository.calls.withLock { ($0.chunkReads.count, $0.pages.count, $0.marks.count) } == (reads, 0, 2))
         // Each card carries its chunk entry's memo, so its encoded form is shared too.
-        guard case .cards(let memos) = second.shared else { Issue.record("no memos: \(String(describing: second.shared))"); return }
+        guard case .cards(let memos) = second.shared else {
+            Issue.record("no memos: \(String(describing: second.shared))")
+            return
+        }
         #expect(memos.count == second.cards.count)
     }
 
@@ -114,7 +121,8 @@ struct NearbyChunkTests {
     @Test("a block between the viewer and an author on the page reads the viewer's own page")
     func blocked() async throws {
         let repository = RecordingCardRepository(marks: { _ in ViewerMarks(liked: [:], blocked: true) }, located: Self.city(50, seed: 7))
-        let page = try await ReadFeed(Self.environment(repository))(.nearby(Self.seoul, .ten), page: try PageRequest(limit: 20, cursor: nil), viewer: Self.viewer)
+        let page = try await ReadFeed(Self.environment(repository))(
+            .nearby(Self.seoul, .ten), page: try PageRequest(limit: 20, cursor: nil), viewer: Self.viewer)
         #expect(page.cards.map(\.id) == repository.nearby(around: Self.seoul, radius: .ten, after: nil).prefix(20).map(\.entry.card.id))
         #expect(repository.calls.withLock { ($0.chunkReads.count, $0.pages.count) } == (1, 1))
     }
@@ -143,7 +151,9 @@ struct NearbyChunkTests {
         #expect(await cache.awaitChunk(other, at: now) == nil)
     }
 
-    @Test("a chunk in its last quarter of life is read again in the background: readers never wait for it, and a change from elsewhere shows within the lifetime")
+    @Test(
+        "a chunk in its last quarter of life is read again in the background: readers never wait for it, and a change from elsewhere shows within the lifetime"
+    )
     func refreshAhead() async throws {
         let repository = RecordingCardRepository(located: Self.city(300, seed: 8))
         let start = Date(timeIntervalSince1970: 1_900_000_000)
@@ -173,7 +183,9 @@ struct NearbyChunkTests {
         #expect(reads() == read + 1, "read again once, in the background")
         // The read-ahead is claimed for every chunk of the page: this waits until it has landed.
         for prefix in NearbyCover(around: Self.seoul, radius: .five).prefixes {
-            #expect(await environment.feedPages.awaitChunk(NearbyChunk.Key(prefix: prefix, after: nil, size: 21), at: start.addingTimeInterval(1.2)) != nil)
+            #expect(
+                await environment.feedPages.awaitChunk(NearbyChunk.Key(prefix: prefix, after: nil, size: 21), at: start.addingTimeInterval(1.2))
+                    != nil)
         }
 
         // Within the lifetime of the first read, the read-ahead chunks already show the post.

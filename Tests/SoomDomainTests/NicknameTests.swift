@@ -3,20 +3,24 @@ import Testing
 
 @Suite("Nickname rules")
 struct NicknameTests {
-    @Test("valid nicknames are trimmed and kept as written", arguments: [
-        ("  고요한 고래  ", "고요한 고래"), ("Moon", "Moon"), ("a_b.c-d", "a_b.c-d"), ("여덟글자닉네임임", "여덟글자닉네임임"), ("Ünïcødé", "Ünïcødé"),
-        ("숨1", "숨1"),
-    ])
+    @Test(
+        "valid nicknames are trimmed and kept as written",
+        arguments: [
+            ("  고요한 고래  ", "고요한 고래"), ("Moon", "Moon"), ("a_b.c-d", "a_b.c-d"), ("여덟글자닉네임임", "여덟글자닉네임임"), ("Ünïcødé", "Ünïcødé"),
+            ("숨1", "숨1"),
+        ])
     func valid(raw: String, expected: String) throws {
         #expect(try Nickname(validating: raw).value == expected)
     }
 
-    @Test("each rule has its reason", arguments: [
-        ("", Nickname.Problem.empty), ("   ", .empty), ("\n\t", .empty), ("아홉글자닉네임이다", .tooLong), ("123456789", .tooLong),
-        ("😀", .invalidCharacters), ("a/b", .invalidCharacters), ("tab\there", .invalidCharacters), ("<script>", .invalidCharacters),
-        ("nul\u{0}", .invalidCharacters), ("admin", .reserved), ("ADMIN", .reserved), ("ad m.in", .reserved), ("운영자", .reserved),
-        ("관리자", .reserved), ("soom", .reserved), ("숨", .reserved), ("operator", .reserved),
-    ])
+    @Test(
+        "each rule has its reason",
+        arguments: [
+            ("", Nickname.Problem.empty), ("   ", .empty), ("\n\t", .empty), ("아홉글자닉네임이다", .tooLong), ("123456789", .tooLong),
+            ("😀", .invalidCharacters), ("a/b", .invalidCharacters), ("tab\there", .invalidCharacters), ("<script>", .invalidCharacters),
+            ("nul\u{0}", .invalidCharacters), ("admin", .reserved), ("ADMIN", .reserved), ("ad m.in", .reserved), ("운영자", .reserved),
+            ("관리자", .reserved), ("soom", .reserved), ("숨", .reserved), ("operator", .reserved),
+        ])
     func problems(raw: String, problem: Nickname.Problem) {
         #expect(Nickname.check(raw) == .failure(problem))
     }
@@ -58,9 +62,11 @@ struct NicknameSuggesterTests {
         }
     }
 
-    @Test("Korean by default; Accept-Language picks English when asked", arguments: [
-        (nil, NicknameSuggester.Language.korean), ("en-US,en;q=0.9", .english), ("fr, en", .english), ("ko-KR", .korean), ("de", .korean),
-    ] as [(String?, NicknameSuggester.Language)])
+    @Test(
+        "Korean by default; Accept-Language picks English when asked",
+        arguments: [
+            (nil, NicknameSuggester.Language.korean), ("en-US,en;q=0.9", .english), ("fr, en", .english), ("ko-KR", .korean), ("de", .korean),
+        ] as [(String?, NicknameSuggester.Language)])
     func language(header: String?, expected: NicknameSuggester.Language) {
         #expect(NicknameSuggester.Language(acceptLanguage: header) == expected)
     }

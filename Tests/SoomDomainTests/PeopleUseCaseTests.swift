@@ -14,7 +14,13 @@ struct PeopleUseCaseTests {
         let ticks = Mutex(0)
         self.repository = InMemoryPeopleRepository(accounts: [self.me, self.them])
         self.environment = PeopleEnvironment(people: self.repository) {
-            Date(timeIntervalSince1970: 1_800_000_000 + Double(ticks.withLock { $0 += 1; return $0 }))
+            Date(
+                timeIntervalSince1970: 1_800_000_000
+                    + Double(
+                        ticks.withLock {
+                            $0 += 1
+                            return $0
+                        }))
         }
     }
 
@@ -48,7 +54,13 @@ struct PeopleUseCaseTests {
         let others = (0..<5).map { _ in UUID() }
         let repository = InMemoryPeopleRepository(accounts: others + [self.me])
         let clock = Mutex(0.0)
-        let environment = PeopleEnvironment(people: repository) { Date(timeIntervalSince1970: clock.withLock { $0 += 1; return $0 }) }
+        let environment = PeopleEnvironment(people: repository) {
+            Date(
+                timeIntervalSince1970: clock.withLock {
+                    $0 += 1
+                    return $0
+                })
+        }
         for other in others { _ = try await FollowAccount(environment)(true, target: self.me, by: other) }
         var seen: [UUID] = []
         var cursor: String?

@@ -28,12 +28,15 @@ struct SafetyRuleTests {
     func reportOutcomes() async throws {
         let policy = try ModerationPolicy(reportThreshold: 2, restrictionDays: [5, 9])
         let repository = RecordingCardRepository(reportOutcome: .hid)
-        let card = UUID(), reporter = UUID()
+        let card = UUID()
+        let reporter = UUID()
         #expect(try await ReportCard(CardEnvironment(cards: repository, moderation: policy))(card, reason: .sexual, by: reporter))
         let call = try #require(repository.calls.withLock { $0.reports.first })
         #expect(call.card == card && call.reporter == reporter && call.reason == .sexual && call.policy == policy)
 
-        #expect(try await ReportCard(CardEnvironment(cards: RecordingCardRepository(reportOutcome: .reported)))(card, reason: .abuse, by: reporter) == false)
+        #expect(
+            try await ReportCard(CardEnvironment(cards: RecordingCardRepository(reportOutcome: .reported)))(card, reason: .abuse, by: reporter)
+                == false)
         let failures: [(ReportOutcome, String, SoomError.Kind)] = [
             (.notFound, "not_found", .notFound), (.ownCard, "validation_failed", .validation), (.alreadyReported, "already_reported", .conflict),
         ]

@@ -8,7 +8,8 @@ struct SessionCacheTests {
 
     static func session(_ accountID: UUID = UUID(), expiresIn: TimeInterval = 3600) -> LiveSession {
         LiveSession(
-            account: Account(id: accountID, nickname: "n", profileImage: nil, bio: "", createdAt: start), expiresAt: start.addingTimeInterval(expiresIn))
+            account: Account(id: accountID, nickname: "n", profileImage: nil, bio: "", createdAt: start),
+            expiresAt: start.addingTimeInterval(expiresIn))
     }
 
     static func listening(lifetime: TimeInterval = 10, capacity: Int = 100) -> SessionCache {

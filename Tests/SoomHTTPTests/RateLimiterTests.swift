@@ -47,8 +47,9 @@ struct RateLimiterTests {
             #expect(RateLimits.Rule(parsing: bad) == nil, "\(bad)")
         }
         let defaults = RateLimits()
-        #expect([defaults.challenges, defaults.accountCreation, defaults.posting, defaults.general].map(\.description)
-            == ["30/60", "5/3600", "30/600", "600/300"])
+        #expect(
+            [defaults.challenges, defaults.accountCreation, defaults.posting, defaults.general].map(\.description)
+                == ["30/60", "5/3600", "30/600", "600/300"])
     }
 
     @Test("addresses are counted by a hash: IPv4 whole, IPv6 by its /64; the proxy's last X-Forwarded-For entry")

@@ -59,9 +59,13 @@ struct BlockTests {
             try await database.withCardRepository { try await $0.refreshPopularRanking(limit: 200) }
 
             #expect(try await client.relate(b, "block", ids[0]).status == .ok)
-            let feeds = ["/v1/feeds/latest", "/v1/feeds/popular", "/v1/feeds/nearby?latitude=37.5&longitude=127&radiusKm=1",
-                         "/v1/tags/%EC%B0%A8%EB%8B%A8/cards", "/v1/cards/\(cCard.id)/comments"]
-            for (token, hidden, shown) in [(a, [bCard.id, bAnswer.id], [aCard.id, aAnswer.id]), (b, [aCard.id, aAnswer.id], [bCard.id, bAnswer.id])] {
+            let feeds = [
+                "/v1/feeds/latest", "/v1/feeds/popular", "/v1/feeds/nearby?latitude=37.5&longitude=127&radiusKm=1",
+                "/v1/tags/%EC%B0%A8%EB%8B%A8/cards", "/v1/cards/\(cCard.id)/comments",
+            ]
+            for (token, hidden, shown) in [
+                (a, [bCard.id, bAnswer.id], [aCard.id, aAnswer.id]), (b, [aCard.id, aAnswer.id], [bCard.id, bAnswer.id]),
+            ] {
                 var seen: Set<String> = []
                 for feed in feeds { seen.formUnion(try await client.allPages(feed, token: token).map(\.id)) }
                 seen.formUnion(try await client.allPages("/v1/feeds/following", token: token).map(\.id))
@@ -70,7 +74,8 @@ struct BlockTests {
                 for id in hidden {
                     #expect(try await client.send(.get, "/v1/cards/\(id)", token: token).status == .notFound)
                     #expect(try await client.send(.put, "/v1/cards/\(id)/like", token: token).status == .notFound)
-                    let answer = try await client.send(.post, "/v1/cards/\(id)/comments", json: ["content": "hi", "background": ["default": "sky-dawn"]], token: token)
+                    let answer = try await client.send(
+                        .post, "/v1/cards/\(id)/comments", json: ["content": "hi", "background": ["default": "sky-dawn"]], token: token)
                     #expect(answer.status == .notFound)
                     #expect(try await client.send(.get, "/v1/cards/\(id)/comments", token: token).status == .notFound)
                 }

@@ -12,14 +12,19 @@ struct CardTests {
             let token = try await database.makeAccounts(1)[0]
             let response = try await client.send(
                 .post, "/v1/cards",
-                json: ["content": "  첫 카드\n둘째 줄 ", "font": "serif", "background": ["default": "sea-wave"],
-                       "tags": ["#하늘", "Sky", "sky", " 바다 "], "location": ["latitude": 37.5, "longitude": 127.0]],
+                json: [
+                    "content": "  첫 카드\n둘째 줄 ", "font": "serif", "background": ["default": "sea-wave"],
+                    "tags": ["#하늘", "Sky", "sky", " 바다 "], "location": ["latitude": 37.5, "longitude": 127.0],
+                ],
                 token: token)
             #expect(response.status == .created)
             let card = try response.object
             #expect(response.headers[.location] == "/v1/cards/\(card.id)")
-            #expect(Set(card.keys) == ["id", "content", "font", "background", "tags", "author", "parentId", "parentDeleted", "createdAt",
-                                       "expiresAt", "likeCount", "commentCount", "likedByMe", "isMine", "distanceMeters"])
+            #expect(
+                Set(card.keys) == [
+                    "id", "content", "font", "background", "tags", "author", "parentId", "parentDeleted", "createdAt",
+                    "expiresAt", "likeCount", "commentCount", "likedByMe", "isMine", "distanceMeters",
+                ])
             #expect(card["content"] as? String == "  첫 카드\n둘째 줄 ")
             #expect(card["font"] as? String == "serif")
             #expect(card["tags"] as? [String] == ["하늘", "Sky", "바다"])
@@ -46,22 +51,24 @@ struct CardTests {
         }
     }
 
-    static var refusals: [(String, [String: Any], Int, String?)] {[
-        ("empty", ["content": ""], 422, "content"),
-        ("whitespace", ["content": " \n\t "], 422, "content"),
-        ("control", ["content": "a\u{7}b"], 422, "content"),
-        ("font", ["font": "comic"], 422, "font"),
-        ("unknown background", ["background": ["default": "nope"]], 422, "background"),
-        ("both background keys", ["background": ["default": "sky-dawn", "imageId": "x"]], 400, "background"),
-        ("foreign image", ["background": ["imageId": UUID().uuidString]], 422, "background"),
-        ("eleven tags", ["tags": (0..<11).map { "t\($0)" }], 422, "tags"),
-        ("bad tag", ["tags": ["no spaces"]], 422, "tags"),
-        ("long tag", ["tags": [String(repeating: "a", count: 16)]], 422, "tags"),
-        ("latitude", ["location": ["latitude": 91, "longitude": 0]], 422, "location"),
-        ("location type", ["location": ["latitude": "north", "longitude": 0]], 400, "location.latitude"),
-        ("content type", ["content": 5], 400, "content"),
-        ("story type", ["story": "yes"], 400, "story"),
-    ]}
+    static var refusals: [(String, [String: Any], Int, String?)] {
+        [
+            ("empty", ["content": ""], 422, "content"),
+            ("whitespace", ["content": " \n\t "], 422, "content"),
+            ("control", ["content": "a\u{7}b"], 422, "content"),
+            ("font", ["font": "comic"], 422, "font"),
+            ("unknown background", ["background": ["default": "nope"]], 422, "background"),
+            ("both background keys", ["background": ["default": "sky-dawn", "imageId": "x"]], 400, "background"),
+            ("foreign image", ["background": ["imageId": UUID().uuidString]], 422, "background"),
+            ("eleven tags", ["tags": (0..<11).map { "t\($0)" }], 422, "tags"),
+            ("bad tag", ["tags": ["no spaces"]], 422, "tags"),
+            ("long tag", ["tags": [String(repeating: "a", count: 16)]], 422, "tags"),
+            ("latitude", ["location": ["latitude": 91, "longitude": 0]], 422, "location"),
+            ("location type", ["location": ["latitude": "north", "longitude": 0]], 400, "location.latitude"),
+            ("content type", ["content": 5], 400, "content"),
+            ("story type", ["story": "yes"], 400, "story"),
+        ]
+    }
 
     @Test("every broken rule is a 4xx naming the field, and creates nothing")
     func refusals() async throws {
@@ -75,7 +82,8 @@ struct CardTests {
                 #expect(response.errorField == field, "\(name)")
             }
             let tenDuplicates = try await client.send(
-                .post, "/v1/cards", json: ["content": "ok", "background": ["default": "sky-dawn"], "tags": (0..<20).map { _ in "#Same" }], token: token)
+                .post, "/v1/cards", json: ["content": "ok", "background": ["default": "sky-dawn"], "tags": (0..<20).map { _ in "#Same" }],
+                token: token)
             #expect(tenDuplicates.status == .created)
             #expect(try tenDuplicates.object["tags"] as? [String] == ["Same"])
             #expect(try await database.scalar("SELECT count(*)::int FROM cards") == 1)
@@ -106,7 +114,8 @@ struct CardTests {
             let thread = try await client.allPages("/v1/cards/\(parent.id)/comments", token: tokens[0])
             #expect(thread.map(\.id) == [second.id, first.id])
             #expect(thread.allSatisfy { $0["parentDeleted"] as? Bool == true })
-            let lateAnswer = try await client.send(.post, "/v1/cards/\(parent.id)/comments", json: ["content": "늦은 답", "background": ["default": "sky-dawn"]], token: tokens[1])
+            let lateAnswer = try await client.send(
+                .post, "/v1/cards/\(parent.id)/comments", json: ["content": "늦은 답", "background": ["default": "sky-dawn"]], token: tokens[1])
             #expect(lateAnswer.status == .notFound)
         }
     }

@@ -43,23 +43,33 @@ struct CleanupTests {
             #expect(try await client.send(.put, "/v1/cards/\(card.id)/like", token: tokens[2]).status == .ok)
             var images: [String] = []
             for _ in 0..<4 {
-                images.append(try #require(try await client.upload(PhotoFixtures.bytes("jpeg-baseline.jpg"), type: "image/jpeg", token: tokens[0]).object["id"] as? String))
+                images.append(
+                    try #require(
+                        try await client.upload(PhotoFixtures.bytes("jpeg-baseline.jpg"), type: "image/jpeg", token: tokens[0]).object["id"]
+                            as? String))
             }
             try await client.postCard(tokens[0], "배경", extra: ["background": ["imageId": images[0]]])
             #expect(try await client.send(.patch, "/v1/me", json: ["profileImage": ["imageId": images[1]]], token: tokens[0]).status == .ok)
             #expect(try await TestDevice.made(2).withdraw(client, token: tokens[2]).status == .noContent)
-            try await database.execute("INSERT INTO withdrawals (key_fingerprint, reason, withdrawn_at) VALUES (decode(repeat('cd', 32), 'hex'), '', now() - interval '31 days')")
+            try await database.execute(
+                "INSERT INTO withdrawals (key_fingerprint, reason, withdrawn_at) VALUES (decode(repeat('cd', 32), 'hex'), '', now() - interval '31 days')"
+            )
 
             // Everything old except the one image made yesterday but 23 hours ago.
-            try await database.execute("UPDATE notifications SET created_at = now() - interval '31 days' WHERE ctid = (SELECT min(ctid) FROM notifications)")
+            try await database.execute(
+                "UPDATE notifications SET created_at = now() - interval '31 days' WHERE ctid = (SELECT min(ctid) FROM notifications)")
             try await database.execute("UPDATE images SET created_at = now() - interval '25 hours' WHERE id::text <> \(images[3])")
             try await database.execute("UPDATE images SET created_at = now() - interval '23 hours' WHERE id::text = \(images[3])")
             #expect(try await database.scalar("SELECT count(*)::int FROM notifications") == 1)  // the second like's went with its liker
 
             let now = Date()
-            #expect(try await database.withNotificationRepository { try await $0.purge(createdBefore: now - Retention.notifications, limit: 100) } == 1)
+            #expect(
+                try await database.withNotificationRepository { try await $0.purge(createdBefore: now - Retention.notifications, limit: 100) } == 1)
             #expect(try await database.withIdentityRepository { try await $0.purgeWithdrawals(before: now - Retention.withdrawals, limit: 100) } == 1)
-            #expect(try await database.withDatabase { try await PostgresImageStore(database: $0).purgeUnused(createdBefore: now - ImageUploadRules.unusedLifetime, limit: 100) } == 1)
+            #expect(
+                try await database.withDatabase {
+                    try await PostgresImageStore(database: $0).purgeUnused(createdBefore: now - ImageUploadRules.unusedLifetime, limit: 100)
+                } == 1)
             #expect(try await database.scalar("SELECT count(*)::int FROM notifications") == 0)
             #expect(try await database.scalar("SELECT count(*)::int FROM withdrawals") == 1)  // today's
             let left = try await database.rows("SELECT id::text FROM images ORDER BY created_at").map { try $0.decode(String.self) }
@@ -82,7 +92,9 @@ struct CleanupTests {
                     VALUES (\(id), \(UUID(uuidString: owner)!), 'image/jpeg', \(bytes.count), decode(repeat('00', 32), 'hex'), \(Data(bytes)), now())
                     """)
             }
-            #expect(String(decoding: Array(try await client.send(.get, "/v1/images/\(legacy)").body.readableBytesView), as: UTF8.self).contains("SoomSecretMake"))
+            #expect(
+                String(decoding: Array(try await client.send(.get, "/v1/images/\(legacy)").body.readableBytesView), as: UTF8.self).contains(
+                    "SoomSecretMake"))
             let handled = try await database.withDatabase { database in
                 try await ScrubLegacyPhotos(store: PostgresImageStore(database: database), digest: OpenSSLContentDigest.sha256Hex)(limit: 10)
             }
@@ -93,7 +105,10 @@ struct CleanupTests {
             #expect(served.headers[.eTag] == "\"\(OpenSSLContentDigest.sha256Hex(Array(served.body.readableBytesView)))\"")
             #expect(try await database.scalar("SELECT width::int FROM images WHERE id = \(legacy)") == 64)
             #expect(try await client.send(.get, "/v1/images/\(broken)").status == .notFound)
-            #expect(try await database.withDatabase { try await ScrubLegacyPhotos(store: PostgresImageStore(database: $0), digest: OpenSSLContentDigest.sha256Hex)(limit: 10) } == 0)
+            #expect(
+                try await database.withDatabase {
+                    try await ScrubLegacyPhotos(store: PostgresImageStore(database: $0), digest: OpenSSLContentDigest.sha256Hex)(limit: 10)
+                } == 0)
         }
     }
 }

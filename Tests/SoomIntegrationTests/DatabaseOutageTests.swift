@@ -32,7 +32,9 @@ struct DatabaseOutageTests {
             #expect(failed.status == .serviceUnavailable)
             #expect(failed.errorCode == "database_unavailable")
             #expect(failed.headers[.retryAfter] != nil)
-            #expect(ContinuousClock.now - started < .seconds(15), "an outage must fail requests within seconds (5 s at most; a loaded machine delays timers)")
+            #expect(
+                ContinuousClock.now - started < .seconds(15),
+                "an outage must fail requests within seconds (5 s at most; a loaded machine delays timers)")
             let ready = try await client.send(.get, "/readyz")
             #expect(ready.status == .serviceUnavailable && ready.errorCode == "database_unavailable")
             #expect(try await client.send(.get, "/healthz").status == .ok)

@@ -45,35 +45,36 @@ struct FuzzTests {
             #expect(try await client.send(.post, "/v1/auth/challenges").status == .created)
             let logger = Logger(label: "soom-fuzz")
             try await TestPostgres.withConnection(database.configuration, logger: logger) { connection in
-            let fingerprint = try await Fingerprint(connection: connection, logger: logger)
+                let fingerprint = try await Fingerprint(connection: connection, logger: logger)
 
-            var generator = HostileRequests(random: SeededGenerator(seed: seed), knownIDs: known, token: tokens[0])
-            var before = try await fingerprint.take()
-            var statuses: [Int: Int] = [:]
-            for number in 0..<count {
-                let route = generator.pick(routes)
-                let name = "\(route.method.rawValue) \(route.path)"
-                let signedIn = !Self.endsTheSession.contains(name) && generator.chance(75)
-                let request = generator.request(route.method, route.path, signedIn: signedIn)
-                let response = try await client.execute(
-                    uri: request.uri, method: request.method, headers: request.headers, body: request.body.map { ByteBuffer(bytes: $0) })
-                let status = Int(response.status.code)
-                statuses[status, default: 0] += 1
-                let context = "request \(number) of seed \(seed): \(request.method) \(request.uri.prefix(200)) → \(status) \(String(buffer: response.body).prefix(300))"
-                try #require(status < 500, "\(context)")
-                if status >= 400 {
-                    try #require(response.errorCode != nil, "not a contract error: \(context)")
-                    let after = try await fingerprint.take()
-                    try #require(after == before, "a \(status) changed the database: \(context)")
-                } else if !(request.method == .get) {
-                    before = try await fingerprint.take()
+                var generator = HostileRequests(random: SeededGenerator(seed: seed), knownIDs: known, token: tokens[0])
+                var before = try await fingerprint.take()
+                var statuses: [Int: Int] = [:]
+                for number in 0..<count {
+                    let route = generator.pick(routes)
+                    let name = "\(route.method.rawValue) \(route.path)"
+                    let signedIn = !Self.endsTheSession.contains(name) && generator.chance(75)
+                    let request = generator.request(route.method, route.path, signedIn: signedIn)
+                    let response = try await client.execute(
+                        uri: request.uri, method: request.method, headers: request.headers, body: request.body.map { ByteBuffer(bytes: $0) })
+                    let status = Int(response.status.code)
+                    statuses[status, default: 0] += 1
+                    let context =
+                        "request \(number) of seed \(seed): \(request.method) \(request.uri.prefix(200)) → \(status) \(String(buffer: response.body).prefix(300))"
+                    try #require(status < 500, "\(context)")
+                    if status >= 400 {
+                        try #require(response.errorCode != nil, "not a contract error: \(context)")
+                        let after = try await fingerprint.take()
+                        try #require(after == before, "a \(status) changed the database: \(context)")
+                    } else if !(request.method == .get) {
+                        before = try await fingerprint.take()
+                    }
                 }
-            }
-            print("fuzz: \(count) requests, seed \(seed), statuses \(statuses.sorted { $0.key < $1.key })")
-            // The run reached past the door: not everything was refused at the same check.
-            #expect(statuses.keys.filter { (400..<500).contains($0) }.count >= 5, "statuses: \(statuses)")
-            #expect(statuses.keys.contains { $0 < 300 }, "statuses: \(statuses)")
-            #expect(try await client.send(.get, "/v1/me", token: tokens[0]).status == .ok)
+                print("fuzz: \(count) requests, seed \(seed), statuses \(statuses.sorted { $0.key < $1.key })")
+                // The run reached past the door: not everything was refused at the same check.
+                #expect(statuses.keys.filter { (400..<500).contains($0) }.count >= 5, "statuses: \(statuses)")
+                #expect(statuses.keys.contains { $0 < 300 }, "statuses: \(statuses)")
+                #expect(try await client.send(.get, "/v1/me", token: tokens[0]).status == .ok)
             }
         }
     }
@@ -92,9 +93,11 @@ struct Fingerprint {
         let rows = try await connection.query(
             "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename", logger: logger)
         for try await name in rows.decode(String.self) { tables.append(name) }
-        self.query = "SELECT md5(" + tables.map { table in
-            "'\(table):' || (SELECT count(*) FROM \(table)) || ':' || coalesce((SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) FROM \(table) t), '')"
-        }.joined(separator: " || ") + ")"
+        self.query =
+            "SELECT md5("
+            + tables.map { table in
+                "'\(table):' || (SELECT count(*) FROM \(table)) || ':' || coalesce((SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) FROM \(table) t), '')"
+            }.joined(separator: " || ") + ")"
     }
 
     func take() async throws -> String {

@@ -100,7 +100,9 @@ struct ImageTests {
             cases.append((jpeg, "image/jpeg"))
             for (bytes, type) in cases {
                 let response = try await self.upload(client, bytes, type: type, token: token)
-                #expect(response.status == .unprocessableContent && response.errorField == "image", "\(type) \(bytes.count): \(String(buffer: response.body))")
+                #expect(
+                    response.status == .unprocessableContent && response.errorField == "image",
+                    "\(type) \(bytes.count): \(String(buffer: response.body))")
             }
             #expect(try await database.scalar("SELECT count(*)::int FROM images") == 0)
         }

@@ -77,10 +77,11 @@ struct JSONWriterTests {
         let items = try #require(list["items"] as? [[String: Any]])
         #expect(items.count == 2)
         let first = items[0]
-        #expect(Set(first.keys) == [
-            "id", "content", "font", "background", "tags", "author", "parentId", "parentDeleted", "createdAt", "expiresAt", "likeCount",
-            "commentCount", "likedByMe", "isMine", "distanceMeters",
-        ])
+        #expect(
+            Set(first.keys) == [
+                "id", "content", "font", "background", "tags", "author", "parentId", "parentDeleted", "createdAt", "expiresAt", "likeCount",
+                "commentCount", "likedByMe", "isMine", "distanceMeters",
+            ])
         #expect(first["id"] as? String == card.id.uuidString.lowercased())
         #expect(first["content"] as? String == card.content)
         #expect(first["font"] as? String == "serif")
@@ -134,7 +135,9 @@ struct JSONWriterTests {
         let memos = [SharedPageMemo(), SharedPageMemo()]
         let readers: [(UUID, Double, Int?)] = [(card.author.id, 300, nil), (plain.author.id, 2_000, card.likeCount + 1), (UUID(), 100, nil)]
         for (viewer, metres, likeCount) in readers {
-            let page = [card, plain].map { $0.measured(metres).seen(by: viewer, liked: likeCount != nil && $0.id == card.id, likeCount: $0.id == card.id ? likeCount : nil) }
+            let page = [card, plain].map {
+                $0.measured(metres).seen(by: viewer, liked: likeCount != nil && $0.id == card.id, likeCount: $0.id == card.id ? likeCount : nil)
+            }
             var direct = JSONWriter()
             CardListBody(cards: page, nextCursor: nil).write(to: &direct)
             var fromMemos = JSONWriter()
@@ -145,8 +148,10 @@ struct JSONWriterTests {
         // A reader who liked a card carries their own count for it: they do not fill its memo.
         let untouched = SharedPageMemo()
         var liker = JSONWriter()
-        CardListBody(cards: [card.seen(by: plain.author.id, liked: true, likeCount: card.likeCount + 1)], nextCursor: nil, shared: .cards([untouched]))
-            .write(to: &liker)
+        CardListBody(
+            cards: [card.seen(by: plain.author.id, liked: true, likeCount: card.likeCount + 1)], nextCursor: nil, shared: .cards([untouched])
+        )
+        .write(to: &liker)
         #expect(untouched.peek(SharedCardJSON.self) == nil)
         // Memos that do not match the page's cards one for one are not used.
         var mismatched = JSONWriter()

@@ -27,10 +27,13 @@ struct LocationPrivacyTests {
             let tokens = try await database.makeAccounts(2)
             let cell = GeoCell(containing: try GeoLocation(latitude: Self.home.latitude, longitude: Self.home.longitude))
             #expect(cell == GeoCell(containing: try GeoLocation(latitude: Self.neighbour.latitude, longitude: Self.neighbour.longitude)))
-            let home = try await client.postCard(
-                tokens[0], "집", extra: ["location": ["latitude": Self.home.latitude, "longitude": Self.home.longitude]])["id"] as! String
-            let neighbour = try await client.postCard(
-                tokens[0], "이웃", extra: ["location": ["latitude": Self.neighbour.latitude, "longitude": Self.neighbour.longitude]])["id"] as! String
+            let home =
+                try await client.postCard(
+                    tokens[0], "집", extra: ["location": ["latitude": Self.home.latitude, "longitude": Self.home.longitude]])["id"] as! String
+            let neighbour =
+                try await client.postCard(
+                    tokens[0], "이웃", extra: ["location": ["latitude": Self.neighbour.latitude, "longitude": Self.neighbour.longitude]])["id"]
+                as! String
 
             // Query points on a 20 × 20 grid 4 km wide around the home, every radius each.
             var consistent: [(Double, Double)] = []
@@ -72,7 +75,8 @@ struct LocationPrivacyTests {
             try #require(!consistent.isEmpty)
             let estimate = (
                 latitude: consistent.map(\.0).reduce(0, +) / Double(consistent.count),
-                longitude: consistent.map(\.1).reduce(0, +) / Double(consistent.count))
+                longitude: consistent.map(\.1).reduce(0, +) / Double(consistent.count)
+            )
             // What the attacker finds is the cell's centre…
             #expect(Self.haversine(estimate.latitude, estimate.longitude, cell.latitude, cell.longitude) < 100)
             // …which is hundreds of metres from where either card was posted.
@@ -85,8 +89,9 @@ struct LocationPrivacyTests {
     func bands() async throws {
         try await withTestApp { client, database in
             let token = try await database.makeAccounts(1)[0]
-            let card = try await client.postCard(
-                token, "여기", extra: ["location": ["latitude": Self.home.latitude, "longitude": Self.home.longitude]])["id"] as! String
+            let card =
+                try await client.postCard(
+                    token, "여기", extra: ["location": ["latitude": Self.home.latitude, "longitude": Self.home.longitude]])["id"] as! String
             let cell = GeoCell(containing: try GeoLocation(latitude: Self.home.latitude, longitude: Self.home.longitude))
             for (latitude, longitude) in [
                 (cell.latitude, cell.longitude), (Self.home.latitude, Self.home.longitude), (37.5665, 126.9780), (37.5400, 126.9500),
@@ -98,7 +103,8 @@ struct LocationPrivacyTests {
                 #expect(shown == DistanceBand.metres(exact), "from \(latitude),\(longitude): \(exact) m shown as \(shown)")
             }
             // From the centre itself: 100, never 0.
-            let atCentre = try await client.allPages("/v1/feeds/nearby?latitude=\(cell.latitude)&longitude=\(cell.longitude)&radiusKm=1", token: token)
+            let atCentre = try await client.allPages(
+                "/v1/feeds/nearby?latitude=\(cell.latitude)&longitude=\(cell.longitude)&radiusKm=1", token: token)
             #expect(Self.observation(atCentre, card: card) == 100)
         }
     }
@@ -164,7 +170,10 @@ struct LocationPrivacyTests {
                 let (key, latitude, longitude) = try row.decode((String, Double, Double).self)
                 #expect(key == cell.key && abs(latitude - cell.latitude) < 1e-9 && abs(longitude - cell.longitude) < 1e-9)
             }
-            #expect(try await database.scalar("SELECT count(*)::int FROM information_schema.columns WHERE table_name = 'cards' AND column_name IN ('latitude', 'longitude')") == 0)
+            #expect(
+                try await database.scalar(
+                    "SELECT count(*)::int FROM information_schema.columns WHERE table_name = 'cards' AND column_name IN ('latitude', 'longitude')")
+                    == 0)
             #expect(try await database.scalar("SELECT count(*)::int FROM idempotency_keys") == 0)
             // The table's file on disk (its current version, after the rewrite, written out by a
             // checkpoint): no float8 of the exact values.

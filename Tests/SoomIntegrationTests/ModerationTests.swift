@@ -15,7 +15,8 @@ struct ModerationTests {
             let card = try await client.postCard(author, "숨길 카드", extra: ["tags": ["Moderate", "관리"]])
             let answer = try await client.postCard(author, "숨길 답", parent: parent.id, extra: ["tags": ["관리"]])
             #expect(try await client.report(tokens[2], card.id).status == .accepted)
-            let cardID = UUID(uuidString: card.id)!, answerID = UUID(uuidString: answer.id)!
+            let cardID = UUID(uuidString: card.id)!
+            let answerID = UUID(uuidString: answer.id)!
 
             #expect(try await database.withModeration { try await $0.hide(cardID: cardID) })
             #expect(try await database.withModeration { try await $0.hide(cardID: answerID) })
@@ -54,7 +55,8 @@ struct ModerationTests {
         try await withTestApp { client, database in
             let token = try await database.makeAccounts(1)[0]
             let id = UUID(uuidString: try await client.accountID(token))!
-            let inTen = Date().addingTimeInterval(10 * 86_400), inTwo = Date().addingTimeInterval(2 * 86_400)
+            let inTen = Date().addingTimeInterval(10 * 86_400)
+            let inTwo = Date().addingTimeInterval(2 * 86_400)
             let first = try #require(try await database.withModeration { try await $0.restrict(accountID: id, until: inTen, replace: false) })
             #expect(abs(first.timeIntervalSince(inTen)) < 1)
             let kept = try #require(try await database.withModeration { try await $0.restrict(accountID: id, until: inTwo, replace: false) })

@@ -17,7 +17,9 @@ struct NearbyChunkIntegrationTests {
         let shown: Bool
     }
 
-    @Test("every radius, walked to the end through cursors with the cache on, is exactly the live top-level cards whose cell centre is in reach, newest first")
+    @Test(
+        "every radius, walked to the end through cursors with the cache on, is exactly the live top-level cards whose cell centre is in reach, newest first"
+    )
     func walk() async throws {
         try await withTestApp(feedCacheLifetime: 1) { client, database in
             let token = try await database.makeAccounts(1)[0]
@@ -58,11 +60,15 @@ struct NearbyChunkIntegrationTests {
                     let expected = inserted.filter(\.shown)
                         .map { ($0, NearbyCover.haversine(latitude, longitude, $0.cell.latitude, $0.cell.longitude)) }
                         .filter { $0.1 <= radius.metres }
-                        .sorted { FeedPosition(createdAtMicros: $0.0.micros, id: $0.0.id).precedes(FeedPosition(createdAtMicros: $1.0.micros, id: $1.0.id)) }
+                        .sorted {
+                            FeedPosition(createdAtMicros: $0.0.micros, id: $0.0.id).precedes(FeedPosition(createdAtMicros: $1.0.micros, id: $1.0.id))
+                        }
                     let path = "/v1/feeds/nearby?latitude=\(latitude)&longitude=\(longitude)&radiusKm=\(radius.rawValue)"
                     for limit in [6, 20] {
                         let items = try await client.allPages(path, token: token, limit: limit)
-                        #expect(items.map { ($0["id"] as! String).lowercased() } == expected.map { $0.0.id.uuidString.lowercased() }, "\(path) limit \(limit)")
+                        #expect(
+                            items.map { ($0["id"] as! String).lowercased() } == expected.map { $0.0.id.uuidString.lowercased() },
+                            "\(path) limit \(limit)")
                         #expect(items.map { $0["distanceMeters"] as? Int } == expected.map { DistanceBand.metres($0.1) }, "\(path) limit \(limit)")
                     }
                 }

@@ -42,7 +42,8 @@ struct NotificationTests {
             #expect(try await client.send(.post, "/v1/notifications/nope/read", token: author).status == .notFound)
             #expect(try await client.notifications(author, unread: true).count == 2)
             #expect(try await client.send(.put, "/v1/cards/\(card.id)/like", token: fan).status == .ok)
-            #expect(try await client.notifications(author, unread: true).map { $0["type"] as? String } == ["card_liked", "card_commented", "followed"])
+            #expect(
+                try await client.notifications(author, unread: true).map { $0["type"] as? String } == ["card_liked", "card_commented", "followed"])
             #expect(try await client.send(.post, "/v1/notifications/read-all", token: author).status == .noContent)
             #expect(try await client.notifications(author, unread: true).isEmpty)
             let all = try await client.notifications(author)

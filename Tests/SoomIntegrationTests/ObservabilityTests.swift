@@ -87,9 +87,10 @@ struct ObservabilityTests {
         var handler = JSONLogHandler(label: "test") { written.append(String(decoding: $0, as: UTF8.self)) }
         handler.logLevel = .trace
         handler[metadataKey: "fixed"] = "value"
-        handler.log(event: LogEvent(
-            level: .notice, message: "quote \" backslash \\ newline \n nul \u{0} 한글", metadata: ["list": ["a", "1"], "map": ["k": "v"]],
-            source: "Tests", file: #fileID, function: #function, line: #line))
+        handler.log(
+            event: LogEvent(
+                level: .notice, message: "quote \" backslash \\ newline \n nul \u{0} 한글", metadata: ["list": ["a", "1"], "map": ["k": "v"]],
+                source: "Tests", file: #fileID, function: #function, line: #line))
         let line = try #require(written.lines.first)
         #expect(line.hasSuffix("}\n") && line.filter { $0 == "\n" }.count == 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -130,4 +131,3 @@ extension TestClientProtocol {
         return 0
     }
 }
-

@@ -28,7 +28,8 @@ struct OperationsTests {
                 try await client.send(.get, "/healthz"), try await client.send(.get, "/openapi.yaml"), try await client.send(.get, "/metrics"),
                 try await client.send(.get, "/v1/me", token: token), try await client.send(.get, "/v1/me"),
                 try await client.send(.get, "/v1/no-such-route"), try await client.send(.delete, "/v1/feeds/latest", token: token),
-                try await client.send(.post, "/v1/cards", raw: "{not json", token: token), try await client.send(.get, "/v1/images/defaults/sea-calm"),
+                try await client.send(.post, "/v1/cards", raw: "{not json", token: token),
+                try await client.send(.get, "/v1/images/defaults/sea-calm"),
             ]
             #expect(Set(responses.map(\.status.code)) == [200, 400, 401, 404, 405])
             for response in responses {
@@ -100,6 +101,8 @@ struct OperationsTests {
         let implemented = Set(catalog.endpoints.map { "\($0.method.rawValue) \($0.path)" })
         #expect(implemented.count > 10)
         #expect(implemented.subtracting(described).isEmpty, "routes missing from openapi.yaml: \(implemented.subtracting(described).sorted())")
-        #expect(described.subtracting(implemented).isEmpty, "openapi.yaml describes routes that do not exist: \(described.subtracting(implemented).sorted())")
+        #expect(
+            described.subtracting(implemented).isEmpty,
+            "openapi.yaml describes routes that do not exist: \(described.subtracting(implemented).sorted())")
     }
 }

@@ -23,11 +23,16 @@ struct PeopleReactorTests {
     @Test("PeopleReactor: each mutation becomes its state, and the profile JSON has exactly the contract's members")
     func peopleReactor() throws {
         #expect(PeopleReactor.reduce(state: .pending, mutation: .profileLoaded(Self.profile)) == .profile(Self.profile))
-        #expect(PeopleReactor.reduce(state: .pending, mutation: .followChanged(following: true, followerCount: 7)) == .follow(following: true, followerCount: 7))
+        #expect(
+            PeopleReactor.reduce(state: .pending, mutation: .followChanged(following: true, followerCount: 7))
+                == .follow(following: true, followerCount: 7))
         #expect(PeopleReactor.reduce(state: .profile(Self.profile), mutation: .blockChanged(true)) == .block(true))
         let profile = try Self.object(ProfileBody(profile: Self.profile))
-        #expect(Set(profile.keys) == ["id", "nickname", "profileImage", "bio", "cardCount", "followerCount", "followingCount",
-                                      "isFollowing", "isFollowedBy", "isBlocked", "isMe"])
+        #expect(
+            Set(profile.keys) == [
+                "id", "nickname", "profileImage", "bio", "cardCount", "followerCount", "followingCount",
+                "isFollowing", "isFollowedBy", "isBlocked", "isMe",
+            ])
         #expect(profile["followingCount"] as? Int == 4 && profile["isFollowing"] as? Bool == true && profile["bio"] as? String == "소개")
         #expect(try PeopleReactor.State.profile(Self.profile).response().status == .ok)
         let encoded = try JSON.encoder.encode(FollowBody(following: false, followerCount: 0))
@@ -38,15 +43,19 @@ struct PeopleReactorTests {
 
     @Test("PeopleListReactor and NotificationReactor: pages become states, marking read is 204")
     func listReactors() throws {
-        #expect(PeopleListReactor.reduce(state: .pending, mutation: .profilesLoaded([Self.profile], nextCursor: "c")) == .profiles([Self.profile], nextCursor: "c"))
-        #expect(PeopleListReactor.reduce(state: .pending, mutation: .blocksLoaded([Self.user], nextCursor: nil)) == .blocks([Self.user], nextCursor: nil))
+        #expect(
+            PeopleListReactor.reduce(state: .pending, mutation: .profilesLoaded([Self.profile], nextCursor: "c"))
+                == .profiles([Self.profile], nextCursor: "c"))
+        #expect(
+            PeopleListReactor.reduce(state: .pending, mutation: .blocksLoaded([Self.user], nextCursor: nil)) == .blocks([Self.user], nextCursor: nil))
         let blocks = try Self.object(ListBody(items: [UserSummaryBody(user: Self.user)], nextCursor: nil))
         #expect(blocks["nextCursor"] is NSNull && (blocks["items"] as? [[String: Any]])?.first?.count == 3)
 
         let notification = AccountNotification(
             id: UUID(), type: .favoriteTagUsed, createdAt: Date(timeIntervalSince1970: 1_800_000_000.123), read: false, actor: Self.user,
             cardID: UUID(), tag: "하늘", until: nil)
-        #expect(NotificationReactor.reduce(state: .pending, mutation: .loaded([notification], nextCursor: nil)) == .page([notification], nextCursor: nil))
+        #expect(
+            NotificationReactor.reduce(state: .pending, mutation: .loaded([notification], nextCursor: nil)) == .page([notification], nextCursor: nil))
         #expect(NotificationReactor.reduce(state: .pending, mutation: .markedRead) == .done)
         #expect(try NotificationReactor.State.done.response().status == .noContent)
         let page = try Self.object(ListBody(items: [NotificationBody(notification: notification)], nextCursor: "n"))

@@ -17,8 +17,11 @@ struct PeopleTests {
             let profile = try await client.send(.get, "/v1/users/\(them)", token: tokens[0])
             #expect(profile.status == .ok)
             let object = try profile.object
-            #expect(Set(object.keys) == ["id", "nickname", "profileImage", "bio", "cardCount", "followerCount", "followingCount",
-                                         "isFollowing", "isFollowedBy", "isBlocked", "isMe"])
+            #expect(
+                Set(object.keys) == [
+                    "id", "nickname", "profileImage", "bio", "cardCount", "followerCount", "followingCount",
+                    "isFollowing", "isFollowedBy", "isBlocked", "isMe",
+                ])
             #expect(object["followerCount"] as? Int == 1 && object["followingCount"] as? Int == 0)
             #expect(object["isFollowing"] as? Bool == true && object["isFollowedBy"] as? Bool == false)
             #expect(object["isBlocked"] as? Bool == false && object["isMe"] as? Bool == false)
@@ -50,7 +53,9 @@ struct PeopleTests {
             #expect(try await client.send(.get, "/v1/users/\(me)").status == .unauthorized)
             let selfBlock = try await client.relate(token, "block", me)
             #expect(selfBlock.status == .unprocessableContent && selfBlock.errorField == "id")
-            #expect(try await database.scalar("SELECT (SELECT count(*) FROM follows) + (SELECT count(*) FROM blocks) + (SELECT count(*) FROM notifications)") == 0)
+            #expect(
+                try await database.scalar(
+                    "SELECT (SELECT count(*) FROM follows) + (SELECT count(*) FROM blocks) + (SELECT count(*) FROM notifications)") == 0)
             #expect(try await database.scalar("SELECT following_count + follower_count FROM accounts") == 0)
         }
     }
@@ -96,7 +101,9 @@ struct PeopleTests {
             #expect(profile["followerCount"] as? Int == 12 && profile["followingCount"] as? Int == 6)
             #expect(try await database.followDrift() == 0)
             // One unread `followed` per follower, however often they followed.
-            #expect(try await database.scalar("SELECT count(*)::int FROM notifications WHERE type = 'followed' AND recipient_id = \(UUID(uuidString: target)!)") == 24)
+            #expect(
+                try await database.scalar(
+                    "SELECT count(*)::int FROM notifications WHERE type = 'followed' AND recipient_id = \(UUID(uuidString: target)!)") == 24)
         }
     }
 
@@ -219,9 +226,13 @@ struct PeopleTests {
                 for limit in [7, 20, 50] {
                     let feed = try await client.allPages("/v1/feeds/following", token: token, limit: limit)
                     let ids = feed.map { $0.id.lowercased() }
-                    let firstDifference = zip(ids, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(ids.count, expected.count)
+                    let firstDifference =
+                        zip(ids, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(ids.count, expected.count)
                     let same = ids == expected
-                    #expect(same, "limit \(limit), \(id == wide ? "300" : "20") follows: \(ids.count) cards, \(expected.count) expected, first difference at \(firstDifference)")
+                    #expect(
+                        same,
+                        "limit \(limit), \(id == wide ? "300" : "20") follows: \(ids.count) cards, \(expected.count) expected, first difference at \(firstDifference)"
+                    )
                 }
             }
         }

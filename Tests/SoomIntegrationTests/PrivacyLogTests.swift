@@ -51,11 +51,15 @@ struct PrivacyLogTests {
             let fingerprint = SHA256Digest.hash(Array(der))
             let signature = try #require(registration["signature"] as? String)
             let accountSignatures = [try #require(transferProof["signature"] as? String), try #require(withdrawal["signature"] as? String)]
-            found.withLock { $0 += accountSignatures + [
-                token, second, code, signature, String(publicKeyBody.prefix(64)),
-                String(publicKeyBody.suffix(64)), fingerprint.map { String(format: "%02x", $0) }.joined(), Data(fingerprint).base64EncodedString(),
-                "37.5678", "126.9781", "37.5612", "126.9912", "37.56789", "126.97812",
-            ] }
+            found.withLock {
+                $0 +=
+                    accountSignatures + [
+                        token, second, code, signature, String(publicKeyBody.prefix(64)),
+                        String(publicKeyBody.suffix(64)), fingerprint.map { String(format: "%02x", $0) }.joined(),
+                        Data(fingerprint).base64EncodedString(),
+                        "37.5678", "126.9781", "37.5612", "126.9912", "37.56789", "126.97812",
+                    ]
+            }
         }
         let secrets = PhotoFixtures.secrets + found.withLock { $0 }
         let lines = Array(CapturedLogs.lines.dropFirst(before))

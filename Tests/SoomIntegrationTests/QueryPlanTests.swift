@@ -9,24 +9,28 @@ import Testing
 @Suite("Query plans on a seeded database")
 struct QueryPlanTests {
     /// The feeds' prepared statements, whose generic plan serves every request after the fifth.
-    static let feeds: [(String, String)] = [
-        ("latest, first page", CardStatements.LatestFirst.sql),
-        ("latest, later page", CardStatements.LatestAfter.sql),
-        ("tag feed, first page", TagStatements.FeedFirst.sql),
-        ("tag feed, later page", TagStatements.FeedAfter.sql),
-        // The same four as read for the feed page cache: blocks as a column rather than a filter.
-        ("latest, first page, shared", CardStatements.LatestFirst.sharedSQL),
-        ("latest, later page, shared", CardStatements.LatestAfter.sharedSQL),
-        ("tag feed, first page, shared", TagStatements.FeedFirst.sharedSQL),
-        ("tag feed, later page, shared", TagStatements.FeedAfter.sharedSQL),
-        // What completes a cached shared page for its viewer: probes of `likes` by primary key.
-        ("a viewer's marks on a page", CardStatements.ViewerMarks.sql),
-    ] + NearbyStatements.indexedLengths.flatMap { length in
-        // The nearby feed: one index per prefix length, read newest first per prefix; only the
-        // candidates (a page per prefix at most) are sorted.
-        [("nearby, prefixes of \(length), first page", NearbyStatements.texts[length]!.first),
-         ("nearby, prefixes of \(length), later page", NearbyStatements.texts[length]!.after)]
-    }
+    static let feeds: [(String, String)] =
+        [
+            ("latest, first page", CardStatements.LatestFirst.sql),
+            ("latest, later page", CardStatements.LatestAfter.sql),
+            ("tag feed, first page", TagStatements.FeedFirst.sql),
+            ("tag feed, later page", TagStatements.FeedAfter.sql),
+            // The same four as read for the feed page cache: blocks as a column rather than a filter.
+            ("latest, first page, shared", CardStatements.LatestFirst.sharedSQL),
+            ("latest, later page, shared", CardStatements.LatestAfter.sharedSQL),
+            ("tag feed, first page, shared", TagStatements.FeedFirst.sharedSQL),
+            ("tag feed, later page, shared", TagStatements.FeedAfter.sharedSQL),
+            // What completes a cached shared page for its viewer: probes of `likes` by primary key.
+            ("a viewer's marks on a page", CardStatements.ViewerMarks.sql),
+        ]
+        + NearbyStatements.indexedLengths.flatMap { length in
+            // The nearby feed: one index per prefix length, read newest first per prefix; only the
+            // candidates (a page per prefix at most) are sorted.
+            [
+                ("nearby, prefixes of \(length), first page", NearbyStatements.texts[length]!.first),
+                ("nearby, prefixes of \(length), later page", NearbyStatements.texts[length]!.after),
+            ]
+        }
 
     @Test("with no blocks yet (a new site), a feed page reads its index in order and probes parents: no scan or sort of all cards")
     func feedsWithoutBlocks() async throws {

@@ -8,7 +8,8 @@ import Testing
 @Suite("Reactor reducers")
 struct ReactorTests {
     static let account = Account(id: UUID(), nickname: "별", profileImage: nil, bio: "", createdAt: Date(timeIntervalSince1970: 0))
-    static let signedIn = SignedInAccount(account: account, session: SessionToken(token: String(repeating: "t", count: 43), expiresAt: .distantFuture))
+    static let signedIn = SignedInAccount(
+        account: account, session: SessionToken(token: String(repeating: "t", count: 43), expiresAt: .distantFuture))
 
     @Test("ChallengeReactor: issued challenge becomes the state")
     func challenge() {
@@ -98,7 +99,9 @@ struct CardReactorTests {
 
     @Test("FeedReactor: a page and its cursor")
     func feed() {
-        #expect(FeedReactor.reduce(state: .pending, mutation: .pageLoaded(cards: [Self.card], nextCursor: "n")) == .page(cards: [Self.card], nextCursor: "n"))
+        #expect(
+            FeedReactor.reduce(state: .pending, mutation: .pageLoaded(cards: [Self.card], nextCursor: "n"))
+                == .page(cards: [Self.card], nextCursor: "n"))
         #expect(FeedReactor.reduce(state: .pending, mutation: .pageLoaded(cards: [], nextCursor: nil)) == .page(cards: [], nextCursor: nil))
         // Its hand-written kind (no reflection per page) is the case name the metric always had.
         let loaded = FeedReactor.Mutation.pageLoaded(cards: [Self.card], nextCursor: nil)
@@ -110,14 +113,19 @@ struct CardReactorTests {
     @Test("ImagesReactor: defaults, a picture (fresh or not modified), an upload")
     func images() throws {
         #expect(ImagesReactor.reduce(state: .pending, mutation: .defaultsListed) == .defaults)
-        let picture = ImagesReactor.Mutation.pictureFound(buffer: .init(), contentType: "image/png", etag: "\"e\"", immutable: true, notModified: true)
-        #expect(ImagesReactor.reduce(state: .pending, mutation: picture) == .picture(buffer: .init(), contentType: "image/png", etag: "\"e\"", immutable: true, notModified: true))
+        let picture = ImagesReactor.Mutation.pictureFound(
+            buffer: .init(), contentType: "image/png", etag: "\"e\"", immutable: true, notModified: true)
+        #expect(
+            ImagesReactor.reduce(state: .pending, mutation: picture)
+                == .picture(buffer: .init(), contentType: "image/png", etag: "\"e\"", immutable: true, notModified: true))
         #expect(ImagesReactor.matches("\"a\", \"e\"", "\"e\""))
         #expect(ImagesReactor.matches("W/\"e\"", "\"e\""))
         #expect(ImagesReactor.matches("*", "\"e\""))
         #expect(!ImagesReactor.matches("\"x\"", "\"e\""))
         #expect(!ImagesReactor.matches(nil, "\"e\""))
-        let notModified = try ImagesReactor.State.picture(buffer: .init(), contentType: "image/png", etag: "\"e\"", immutable: true, notModified: true).response()
+        let notModified = try ImagesReactor.State.picture(
+            buffer: .init(), contentType: "image/png", etag: "\"e\"", immutable: true, notModified: true
+        ).response()
         #expect(notModified.status == .notModified && notModified.headers[.eTag] == "\"e\"")
     }
 }

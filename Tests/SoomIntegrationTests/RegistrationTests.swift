@@ -101,9 +101,10 @@ struct RegistrationTests {
     func invalidKeys() async throws {
         let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("SoomCryptoTests/Fixtures")
-        let pems = try ["rsa1024_spki.pem", "ec_p256_spki.pem", "ed25519_spki.pem", "rsa2048_private.pem"].map {
-            try String(contentsOf: fixtures.appendingPathComponent($0), encoding: .utf8)
-        } + ["garbage", "", String(repeating: "A", count: 9000)]
+        let pems =
+            try ["rsa1024_spki.pem", "ec_p256_spki.pem", "ed25519_spki.pem", "rsa2048_private.pem"].map {
+                try String(contentsOf: fixtures.appendingPathComponent($0), encoding: .utf8)
+            } + ["garbage", "", String(repeating: "A", count: 9000)]
         try await withTestApp { client, database in
             for pem in pems {
                 var body = try await TestDevice.a.proof(client, purpose: "register")

@@ -57,7 +57,8 @@ struct ReportTests {
             #expect(try await client.report(reporter, comment.id).status == .accepted)
             for path in lists {
                 #expect(try await ids(path, reporter).isDisjoint(with: [card.id, comment.id]), "\(path) still shows a reported card to its reporter")
-                #expect(try await !ids(path, other).isDisjoint(with: [card.id, comment.id]), "\(path) hides a card from someone who did not report it")
+                #expect(
+                    try await !ids(path, other).isDisjoint(with: [card.id, comment.id]), "\(path) hides a card from someone who did not report it")
             }
             #expect(try await ids("/v1/feeds/latest", reporter).contains(parent.id))
             for id in [card.id, comment.id] {
@@ -132,16 +133,20 @@ struct ReportTests {
             #expect(try await (client.send(.get, "/v1/tags/search?q=숨").object["items"] as? [Any])?.isEmpty == true)
             #expect(try await client.send(.get, "/v1/users/\(authorID)", token: reader).object["cardCount"] as? Int == 1)
             #expect(try await client.send(.put, "/v1/cards/\(card.id)/like", token: reader).status == .notFound)
-            #expect(try await client.send(.post, "/v1/cards/\(card.id)/comments", json: ["content": "답", "background": ["default": "sky-dawn"]],
-                                          token: reader).status == .notFound)
+            #expect(
+                try await client.send(
+                    .post, "/v1/cards/\(card.id)/comments", json: ["content": "답", "background": ["default": "sky-dawn"]],
+                    token: reader
+                ).status == .notFound)
             #expect(try await database.tagDrift() == (0, 0))
             #expect(try await database.cardCountDrift() == 0)
 
             // The author still sees it, is told, and is restricted from posting (not from reading).
             #expect(try await client.send(.get, "/v1/cards/\(card.id)", token: author).status == .ok)
             let notifications = try await client.notifications(author)
-            #expect(notifications.filter { $0["type"] as? String == "card_hidden" }.compactMap { $0["cardId"] as? String }.sorted()
-                == [card.id, answer.id].sorted())
+            #expect(
+                notifications.filter { $0["type"] as? String == "card_hidden" }.compactMap { $0["cardId"] as? String }.sorted()
+                    == [card.id, answer.id].sorted())
             let restricted = notifications.filter { $0["type"] as? String == "posting_restricted" }
             #expect(restricted.count == 2 && restricted.allSatisfy { $0["until"] is String && $0["actor"] is NSNull })
             let me = try await client.send(.get, "/v1/me", token: author).object
@@ -173,8 +178,9 @@ struct ReportTests {
                 try await database.execute("UPDATE accounts SET restricted_until = now() - interval '1 second' WHERE id = \(authorID)")
                 let card = try await client.postCard(author, "카드 \(round)")
                 #expect(try await client.report(reporter, card.id).status == .accepted)
-                lengths.append(try await database.scalar(
-                    "SELECT round(extract(epoch FROM restricted_until - now()) / 86400)::int FROM accounts WHERE id = \(authorID)"))
+                lengths.append(
+                    try await database.scalar(
+                        "SELECT round(extract(epoch FROM restricted_until - now()) / 86400)::int FROM accounts WHERE id = \(authorID)"))
             }
             #expect(lengths == [1, 7, 14, 30, 30])
 
@@ -184,8 +190,9 @@ struct ReportTests {
             let card = try await client.postCard(author, "마지막")
             try await database.execute("UPDATE accounts SET restricted_until = now() + interval '20 days' WHERE id = \(authorID)")
             #expect(try await client.report(reporter, card.id).status == .accepted)
-            #expect(try await database.scalar(
-                "SELECT round(extract(epoch FROM restricted_until - now()) / 86400)::int FROM accounts WHERE id = \(authorID)") == 20)
+            #expect(
+                try await database.scalar(
+                    "SELECT round(extract(epoch FROM restricted_until - now()) / 86400)::int FROM accounts WHERE id = \(authorID)") == 20)
 
             // Once the time has passed, posting works and /v1/me shows no restriction.
             try await database.execute("UPDATE accounts SET restricted_until = now() - interval '1 second' WHERE id = \(authorID)")

@@ -29,9 +29,11 @@ struct SeedTests {
         let wrongComments = try await database.scalar(
             "SELECT count(*)::int FROM cards c WHERE comment_count <> (SELECT count(*) FROM cards k WHERE k.parent_id = c.id)")
         let wrongCards = try await database.scalar(
-            "SELECT count(*)::int FROM accounts a WHERE card_count <> (SELECT count(*) FROM cards c WHERE c.author_id = a.id AND c.parent_id IS NULL)")
+            "SELECT count(*)::int FROM accounts a WHERE card_count <> (SELECT count(*) FROM cards c WHERE c.author_id = a.id AND c.parent_id IS NULL)"
+        )
         #expect(wrongLikes == 0 && wrongComments == 0 && wrongCards == 0)
-        #expect(try await database.scalar("SELECT count(*)::int FROM accounts WHERE char_length(nickname) > 8 OR nickname_key <> lower(nickname)") == 0)
+        #expect(
+            try await database.scalar("SELECT count(*)::int FROM accounts WHERE char_length(nickname) > 8 OR nickname_key <> lower(nickname)") == 0)
         // Tags: card_tags mirror every card's tags, and each usage count equals a recount.
         #expect(try await database.tagDrift() == (0, 0))
         #expect(try await database.scalar("SELECT count(*)::int FROM tags WHERE usage_count > 0") > 100)
@@ -103,7 +105,8 @@ struct SeedTests {
         // Favourite tags: as many as planned, at most nine per account, each naming a tags row as it
         // is spelt there, made after the account exists and before now.
         #expect(try await database.scalar("SELECT count(*)::int FROM favorite_tags") == favorites)
-        #expect(try await database.scalar("SELECT coalesce(max(n), 0)::int FROM (SELECT count(*) AS n FROM favorite_tags GROUP BY account_id) AS f") <= 9)
+        #expect(
+            try await database.scalar("SELECT coalesce(max(n), 0)::int FROM (SELECT count(*) AS n FROM favorite_tags GROUP BY account_id) AS f") <= 9)
         #expect(
             try await database.scalar(
                 "SELECT count(*)::int FROM favorite_tags f WHERE NOT EXISTS (SELECT 1 FROM tags t WHERE t.key = f.tag_key AND t.name = f.name)")

@@ -194,7 +194,8 @@ struct ListenerStopTests {
             let terminator = Task {
                 while !Task.isCancelled {
                     try? await database.execute(
-                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = \(SessionInvalidationListener.applicationName)")
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = \(SessionInvalidationListener.applicationName)"
+                    )
                     // Often enough to hit every phase (a connection's setup takes 10–50 ms here), not
                     // so often that the suite's other tests starve.
                     try? await Task.sleep(for: .milliseconds(Int.random(in: 3...20)))

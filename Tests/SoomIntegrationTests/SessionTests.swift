@@ -51,8 +51,14 @@ struct SessionTests {
             cases.append(("other key", otherKey))
             // Tampered nonce: the signature covers another nonce.
             let (id, nonce) = try await TestDevice.a.challenge(client)
-            cases.append(("tampered", ["publicKey": TestDevice.a.publicKeyPEM, "algorithm": "rsa-pss-sha256", "challengeId": id,
-                                       "signature": TestDevice.a.sign("login", nonce: nonce + "x")]))
+            cases.append(
+                (
+                    "tampered",
+                    [
+                        "publicKey": TestDevice.a.publicKeyPEM, "algorithm": "rsa-pss-sha256", "challengeId": id,
+                        "signature": TestDevice.a.sign("login", nonce: nonce + "x"),
+                    ]
+                ))
             // PSS signature declared as PKCS#1.
             var swapped = try await TestDevice.a.proof(client, purpose: "login")
             swapped["algorithm"] = "rsa-pkcs1v15-sha256"
@@ -195,7 +201,9 @@ struct SessionTests {
         }
     }
 
-    @Test("expired, unknown and malformed tokens are 401 with WWW-Authenticate", arguments: ["", "Bearer", "Bearer short", "Basic abc", "Bearer " + String(repeating: "A", count: 43)])
+    @Test(
+        "expired, unknown and malformed tokens are 401 with WWW-Authenticate",
+        arguments: ["", "Bearer", "Bearer short", "Basic abc", "Bearer " + String(repeating: "A", count: 43)])
     func badTokens(header: String) async throws {
         try await withTestApp { client, _ in
             let response = try await client.send(.get, "/v1/me", headers: header.isEmpty ? [:] : [.authorization: header])

@@ -72,7 +72,8 @@ struct ShutdownStressTests {
                     group.addTask {
                         for _ in 0..<5 {
                             try await database.execute(
-                                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
+                                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                            )
                             try await Task.sleep(for: .milliseconds(30))
                         }
                     }

@@ -41,7 +41,8 @@ struct ShutdownTests {
                             request.headers.add(name: "Authorization", value: "Bearer \(token)")
                             request.headers.add(name: "Content-Type", value: "application/json")
                             for number in 0..<10_000 {
-                                request.body = .bytes(ByteBuffer(string: #"{"content":"종료 \#(index)-\#(number)","background":{"default":"sea-calm"}}"#))
+                                request.body = .bytes(
+                                    ByteBuffer(string: #"{"content":"종료 \#(index)-\#(number)","background":{"default":"sea-calm"}}"#))
                                 do {
                                     let response = try await client.execute(request, timeout: .seconds(2))
                                     let body = try await response.body.collect(upTo: 1 << 16)

@@ -1,9 +1,10 @@
 import Foundation
 import HummingbirdTesting
+import SoomApp
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Slow and idle clients: a connection that sends nothing, or never finishes its request head,
@@ -11,14 +12,17 @@ import Glibc
 /// server serves everyone else meanwhile.
 @Suite("Slow and idle connections")
 struct SlowClientTests {
-    @Test("silent and trickling connections are closed after the header timeout; idle keep-alive ones after the idle timeout; others are served meanwhile")
+    @Test(
+        "silent and trickling connections are closed after the header timeout; idle keep-alive ones after the idle timeout; others are served meanwhile"
+    )
     func slowClients() async throws {
-        try await withTestApp(adjust: {
-            // Short, but not so short that a server slowed by the rest of the suite running at
-            // once misses a head that did arrive.
+        // Short, but not so short that a server slowed by the rest of the suite running at once
+        // misses a head that did arrive.
+        let timeouts: @Sendable (inout AppConfiguration) -> Void = {
             $0.requestHeadTimeout = .seconds(2)
             $0.idleTimeout = .seconds(3)
-        }) { client, _ in
+        }
+        try await withTestApp(adjust: timeouts) { client, _ in
             // The test client is used only for its port.
             let port = try #require(client.port)
             // Fifty connections that send nothing, and one that trickles an unfinished head.

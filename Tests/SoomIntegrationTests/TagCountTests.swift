@@ -44,9 +44,10 @@ struct TagCountTests {
                 for _ in 0...(index / 3) { try await client.postTagged(tokens[0], [name]) }
             }
             let ranked = try await client.tagList("/v1/tags/ranked")
-            #expect(ranked.map(\.description) == [
-                "Jack=4", "kiwi=4", "lime=4", "Grape=3", "hazel=3", "ice=3", "Date=2", "elder=2", "fig=2", "Apple=1",
-            ])
+            #expect(
+                ranked.map(\.description) == [
+                    "Jack=4", "kiwi=4", "lime=4", "Grape=3", "hazel=3", "ice=3", "Date=2", "elder=2", "fig=2", "Apple=1",
+                ])
             #expect(try await client.tagList("/v1/tags/ranked", token: tokens[0]) == ranked)
         }
     }
@@ -75,7 +76,8 @@ struct TagCountTests {
 
             // Story expiry: the sweep releases the story; its comment card (not a story) stays.
             try await database.execute(
-                "UPDATE cards SET created_at = created_at - interval '25 hours', expires_at = now() - interval '1 second' WHERE id = \(UUID(uuidString: story)!)")
+                "UPDATE cards SET created_at = created_at - interval '25 hours', expires_at = now() - interval '1 second' WHERE id = \(UUID(uuidString: story)!)"
+            )
             // (The periodic sweep may get there first: either way the story is gone afterwards.)
             _ = try await database.withCardRepository { try await $0.sweepExpiredStories(limit: 100) }
             #expect(try await client.tagList("/v1/tags/ranked").map(\.description) == ["gone=1", "stay=1", "story=1"])

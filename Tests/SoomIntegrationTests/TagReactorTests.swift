@@ -33,7 +33,8 @@ struct TagReactorTests {
         #expect(object.keys.sorted() == ["items"])
         let first = try #require((object["items"] as? [[String: Any]])?.first)
         #expect(first["name"] as? String == "하늘" && first["usageCount"] as? Int == 3 && first.count == 2)
-        let detail = try JSONSerialization.jsonObject(with: try JSON.encoder.encode(TagDetailBody(TagDetail(name: "a", usageCount: 0, isFavorite: false))))
+        let detail = try JSONSerialization.jsonObject(
+            with: try JSON.encoder.encode(TagDetailBody(TagDetail(name: "a", usageCount: 0, isFavorite: false))))
         #expect((detail as? [String: Any])?.keys.sorted() == ["isFavorite", "name", "usageCount"])
         #expect(throws: (any Error).self) { try FavoriteTagReactor.State.pending.response() }
     }

@@ -10,7 +10,8 @@ import Testing
 struct WebClientTests {
     /// The release's files as the server makes them (with the same SHA-256).
     static let assets = WebAssets(digest: OpenSSLContentDigest.sha256Hex)
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/SoomHTTP/Resources/web").standardized
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/SoomHTTP/Resources/web")
+        .standardized
 
     @Test("/ is the page: HTML naming this release's files, a strict CSP, nosniff, revalidated by ETag (304)")
     func page() async throws {
@@ -37,7 +38,9 @@ struct WebClientTests {
     func files() async throws {
         try await withTestApp { client, _ in
             let base = "/app/\(Self.assets.version)"
-            for (name, type) in [("app.js", "text/javascript; charset=utf-8"), ("styles.css", "text/css; charset=utf-8"), ("icon.svg", "image/svg+xml")] {
+            for (name, type) in [
+                ("app.js", "text/javascript; charset=utf-8"), ("styles.css", "text/css; charset=utf-8"), ("icon.svg", "image/svg+xml"),
+            ] {
                 let response = try await client.send(.get, "\(base)/\(name)")
                 #expect(response.status == .ok, "\(name)")
                 #expect(response.headers[.contentType] == type)
@@ -48,7 +51,10 @@ struct WebClientTests {
             }
             let older = try await client.send(.get, "/app/0123456789abcdef/app.js")
             #expect(older.status == .ok && older.headers[.cacheControl] == "no-cache")
-            for path in ["\(base)/nope.js", "\(base)/index.html", "\(base)/", "/app/\(Self.assets.version)", "/app", "\(base)/..%2fPackage.swift", "\(base)/%2e%2e"] {
+            for path in [
+                "\(base)/nope.js", "\(base)/index.html", "\(base)/", "/app/\(Self.assets.version)", "/app", "\(base)/..%2fPackage.swift",
+                "\(base)/%2e%2e",
+            ] {
                 let response = try await client.send(.get, path)
                 #expect(response.status == .notFound, "\(path)")
                 #expect(response.errorCode == "not_found", "\(path)")

@@ -108,7 +108,8 @@ enum NearbyStatements {
         let limit: Int
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = NearbyStatements.bindings(viewer: self.viewer, cover: self.cover, location: self.location, radius: self.radius, rows: self.limit)
+            var bindings = NearbyStatements.bindings(
+                viewer: self.viewer, cover: self.cover, location: self.location, radius: self.radius, rows: self.limit)
             bindings.append(self.position.createdAtMicros)
             bindings.append(self.position.id)
             return bindings
@@ -126,7 +127,9 @@ enum NearbyStatements {
         /// Where a chunk with no position starts: after every card (year 2255; `created_at` is
         /// the server's clock) and the greatest id.
         static var top: FeedPosition {
-            FeedPosition(createdAtMicros: 9_000_000_000_000_000, id: UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255)))
+            FeedPosition(
+                createdAtMicros: 9_000_000_000_000_000,
+                id: UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255)))
         }
 
         let keys: [NearbyChunk.Key]
@@ -176,7 +179,9 @@ enum NearbyStatements {
         var builder = SQLBuilder()
         let viewerParameter = builder.bind(viewer)
         let distance = Self.distance(latitude: builder.bind(location.latitude), longitude: builder.bind(location.longitude), of: "c")
-        var conditions = ["c.parent_id IS NULL", "c.geo_cell IS NOT NULL", CardRow.visible(to: viewerParameter), "\(distance) <= \(builder.bind(radius.metres))"]
+        var conditions = [
+            "c.parent_id IS NULL", "c.geo_cell IS NOT NULL", CardRow.visible(to: viewerParameter), "\(distance) <= \(builder.bind(radius.metres))",
+        ]
         if let position { conditions.append(CardRow.after(position, &builder)) }
         builder.append(
             """

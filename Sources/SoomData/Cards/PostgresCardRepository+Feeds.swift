@@ -55,7 +55,9 @@ extension PostgresCardRepository {
     /// page's cards are stored as it sees them, with `likedByMe` and `isMine` false.
     static let nobody = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
-    public func sharedPage(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> (page: FeedPage, marks: ViewerMarks) {
+    public func sharedPage(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> (
+        page: FeedPage, marks: ViewerMarks
+    ) {
         let rows: [(card: Card, micros: Int64, blocked: Bool)]
         switch feed {
         case .latest:
@@ -79,7 +81,11 @@ extension PostgresCardRepository {
     private func sharedRows<First: SharedPageStatement, After: SharedPageStatement>(
         after position: FeedPosition?, first: First, after: (FeedPosition) -> After
     ) async throws -> [(card: Card, micros: Int64, blocked: Bool)] {
-        if let position { try await self.database.rows(SharedPageRead(base: after(position))) } else { try await self.database.rows(SharedPageRead(base: first)) }
+        if let position {
+            try await self.database.rows(SharedPageRead(base: after(position)))
+        } else {
+            try await self.database.rows(SharedPageRead(base: first))
+        }
     }
 
     public func viewerMarks(of viewer: UUID, cards: [UUID], authors: [UUID]) async throws -> ViewerMarks {
@@ -127,7 +133,9 @@ extension PostgresCardRepository {
         case .latest, .popular, .nearby, .tag, .following:
             return true
         case .author(let id):
-            builder.append("SELECT 1 FROM accounts a WHERE a.id = \(builder.bind(id)) AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = a.id AND b.blocked_id = \(viewerParameter))")
+            builder.append(
+                "SELECT 1 FROM accounts a WHERE a.id = \(builder.bind(id)) AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = a.id AND b.blocked_id = \(viewerParameter))"
+            )
         case .comments(let parent):
             builder.append("SELECT 1 FROM cards c WHERE c.id = \(builder.bind(parent)) AND \(CardRow.visible(to: viewerParameter))")
         }
@@ -135,7 +143,9 @@ extension PostgresCardRepository {
     }
 
     /// A page of the nearby feed (`NearbyStatements`): the statement for the cover's prefix length.
-    private func nearbyPage(around location: GeoLocation, radius: NearbyRadius, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage {
+    private func nearbyPage(around location: GeoLocation, radius: NearbyRadius, after position: FeedPosition?, limit: Int, viewer: UUID) async throws
+        -> FeedPage
+    {
         let cover = NearbyCover(around: location, radius: radius)
         func read<Length: PrefixLength>(_: Length.Type) async throws -> FeedPage {
             try await self.preparedPage(

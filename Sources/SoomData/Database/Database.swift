@@ -1,8 +1,8 @@
 import Logging
 import Metrics
-import PostgresNIO
 import NIOCore
 import NIOPosix
+import PostgresNIO
 import SoomDomain
 
 /// The application's handle on PostgreSQL: the `PostgresClient` pool plus the rules every query

@@ -3,7 +3,7 @@ import Logging
 import PostgresNIO
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A private PostgreSQL cluster that Soom runs itself when no `DATABASE_URL` is given.
@@ -87,8 +87,10 @@ public struct EmbeddedPostgres: Sendable {
             [ -n "$folder" ] && rm -rf "$folder"
             """
         try ProcessRunner.spawnDetached(
-            ["/usr/bin/env", "data=\(self.dataDirectory.path)", "folder=\(folder?.path ?? "")", "/bin/sh", "-c", script, "soom-watchdog", "\(pid)",
-             self.dataDirectory.path, "-"] + stop)
+            [
+                "/usr/bin/env", "data=\(self.dataDirectory.path)", "folder=\(folder?.path ?? "")", "/bin/sh", "-c", script, "soom-watchdog", "\(pid)",
+                self.dataDirectory.path, "-",
+            ] + stop)
     }
 
     /// Runs `initdb` once; returns the cluster's password.
@@ -113,8 +115,10 @@ public struct EmbeddedPostgres: Sendable {
         do {
             try await ProcessRunner.run(
                 self.binaries.appendingPathComponent("initdb").path,
-                ["-D", self.dataDirectory.path, "-U", Self.username, "--pwfile", passwordFile.path, "-A", "scram-sha-256", "-E", "UTF8",
-                 "--no-locale", "--no-instructions"],
+                [
+                    "-D", self.dataDirectory.path, "-U", Self.username, "--pwfile", passwordFile.path, "-A", "scram-sha-256", "-E", "UTF8",
+                    "--no-locale", "--no-instructions",
+                ],
                 asUser: self.serviceUser)
         } catch {
             try? fileManager.removeItem(at: passwordFile)

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs a command to completion and captures its output (for the PostgreSQL tools).
@@ -75,7 +75,7 @@ struct ProcessRunner: Sendable {
         posix_spawnattr_setflags(&attributes, 0x80)
 
         let cArguments = argv.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
+        defer { for argument in cArguments { free(argument) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, argv[0], &actions, &attributes, cArguments, environ)
         guard spawned == 0 else {

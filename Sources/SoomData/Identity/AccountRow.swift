@@ -7,8 +7,10 @@ enum AccountRow {
     /// The columns `decode` expects, in order, qualified with `alias`. A restriction that has
     /// ended reads as none.
     static func columns(_ alias: String) -> String {
-        (["id", "nickname", "profile_image_kind", "profile_image_ref", "bio", "created_at", "card_count", "follower_count",
-          "following_count"].map { "\(alias).\($0)" }
+        ([
+            "id", "nickname", "profile_image_kind", "profile_image_ref", "bio", "created_at", "card_count", "follower_count",
+            "following_count",
+        ].map { "\(alias).\($0)" }
             + ["CASE WHEN \(alias).restricted_until > now() THEN \(alias).restricted_until END AS restricted_until"]).joined(separator: ", ")
     }
 

@@ -1,10 +1,10 @@
 import Foundation
 import Logging
 import Metrics
-import Synchronization
 import PostgresNIO
 import ServiceLifecycle
 import SoomDomain
+import Synchronization
 
 /// Keeps this instance's `SessionCache` honest: listens on `SessionCache.channel` over a
 /// connection of its own (not from the pool) and drops the entries of every account a
@@ -93,7 +93,7 @@ public struct SessionInvalidationListener: Service {
                         delay = .seconds(1)
                         listening.record(1)
                     }
-                } catch where Task.isCancelled || error is CancellationError {
+                } catch  where Task.isCancelled || error is CancellationError {
                     break  // stopping: the notifications end because this task was cancelled
                 } catch {
                     self.logger.warning(

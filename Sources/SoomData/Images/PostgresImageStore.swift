@@ -68,7 +68,8 @@ public struct PostgresImageStore: ImageStore {
             WHERE width IS NULL AND bytes IS NOT NULL ORDER BY created_at LIMIT \(limit)
             """)
         return try rows.compactMap { row in
-            let (id, owner, contentType, byteCount, sha256, createdAt, bytes) = try row.decode((UUID, UUID, String, Int, String, Date, ByteBuffer).self)
+            let (id, owner, contentType, byteCount, sha256, createdAt, bytes) = try row.decode(
+                (UUID, UUID, String, Int, String, Date, ByteBuffer).self)
             guard let format = ImageFormat(contentType: contentType) else { return nil }
             let image = StoredImage(
                 id: id, ownerID: owner, format: format, byteCount: byteCount, sha256: sha256, width: nil, height: nil, createdAt: createdAt)

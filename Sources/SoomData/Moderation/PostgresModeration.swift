@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PostgresNIO
 import SoomDomain
 
@@ -149,5 +150,3 @@ extension PostgresModeration {
         }
     }
 }
-
-import Logging

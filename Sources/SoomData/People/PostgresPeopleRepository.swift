@@ -68,7 +68,8 @@ public struct PostgresPeopleRepository: PeopleRepository {
             var check = SQLBuilder()
             let viewerParameter = check.bind(viewer)
             check.append(
-                "SELECT 1 FROM accounts s WHERE s.id = \(check.bind(subject)) AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = s.id AND b.blocked_id = \(viewerParameter))")
+                "SELECT 1 FROM accounts s WHERE s.id = \(check.bind(subject)) AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = s.id AND b.blocked_id = \(viewerParameter))"
+            )
             if try await self.database.rows(check.query).isEmpty { return nil }
         }
         return ListPage(rows: rows, limit: limit)

@@ -17,7 +17,11 @@ public struct GeoLocation: Sendable, Equatable {
 
 /// The radii the nearby feed accepts, in kilometres.
 public enum NearbyRadius: Int, Sendable, CaseIterable {
-    case one = 1, five = 5, ten = 10, twenty = 20, fifty = 50
+    case one = 1
+    case five = 5
+    case ten = 10
+    case twenty = 20
+    case fifty = 50
 
     public var metres: Double { Double(self.rawValue) * 1000 }
 

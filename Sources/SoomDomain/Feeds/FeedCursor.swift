@@ -41,7 +41,8 @@ public enum FeedCursor {
         }
     }
 
-    static let invalid = SoomError(.invalidRequest, code: "invalid_cursor", message: "The cursor is malformed or belongs to another list.", field: "cursor")
+    static let invalid = SoomError(
+        .invalidRequest, code: "invalid_cursor", message: "The cursor is malformed or belongs to another list.", field: "cursor")
 }
 
 /// `limit` (1…50, default 20) and `cursor` of a list request.

@@ -221,7 +221,9 @@ public final class FeedPageCache: Sendable {
     /// Keeps `page`, read with `ticket`, unless something it shows was invalidated since the ticket was taken.
     public func store(_ page: FeedPage, for key: Key, ticket: Ticket) {
         // A fresh memo per kept page: what outer layers derive from it lives and dies with it.
-        self.keep(.page(FeedPage(cards: page.cards, next: page.next, shared: .page(SharedPageMemo()))), for: .page(key), cost: Self.cost(of: page), ticket: ticket)
+        self.keep(
+            .page(FeedPage(cards: page.cards, next: page.next, shared: .page(SharedPageMemo()))), for: .page(key), cost: Self.cost(of: page),
+            ticket: ticket)
     }
 
     /// Keeps `chunk`, read with `ticket`, unless a card it shows changed or a card was posted in

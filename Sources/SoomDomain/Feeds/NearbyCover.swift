@@ -28,11 +28,12 @@ public struct NearbyCover: Sendable, Equatable {
     static let margin = 1.0
 
     public init(around location: GeoLocation, radius: NearbyRadius, maximumCells: Int = 100) {
-        var precision = switch radius {
-        case .one: 6
-        case .five, .ten, .twenty: 5
-        case .fifty: 4
-        }
+        var precision =
+            switch radius {
+            case .one: 6
+            case .five, .ten, .twenty: 5
+            case .fifty: 4
+            }
         let reach = radius.metres + Self.margin
         while true {
             if let cells = Self.cells(around: location, within: reach, precision: precision, limit: precision > 1 ? maximumCells : nil) {
@@ -131,9 +132,9 @@ public struct NearbyCover: Sendable, Equatable {
 
     /// The great-circle distance in metres, as the nearby feed's SQL computes it.
     public static func haversine(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double) -> Double {
-        let φ1 = latitude1 * .pi / 180
-        let φ2 = latitude2 * .pi / 180
-        let a = pow(sin((φ2 - φ1) / 2), 2) + cos(φ1) * cos(φ2) * pow(sin((longitude2 - longitude1) * .pi / 180 / 2), 2)
+        let phi1 = latitude1 * .pi / 180
+        let phi2 = latitude2 * .pi / 180
+        let a = pow(sin((phi2 - phi1) / 2), 2) + cos(phi1) * cos(phi2) * pow(sin((longitude2 - longitude1) * .pi / 180 / 2), 2)
         return 2 * GeoCell.earthRadius * asin(min(1, a.squareRoot()))
     }
 }

@@ -23,7 +23,9 @@ extension ReadFeed {
     /// read (`FeedPageCache.claim`): a chunk expiring under load is read once, not by everyone.
     /// A kept chunk in its last quarter of life is read again in the background by the first
     /// reader who finds it so (`refreshInBackground`), so a chunk in use rarely expires at all.
-    func nearbyFromChunks(around location: GeoLocation, radius: NearbyRadius, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
+    func nearbyFromChunks(around location: GeoLocation, radius: NearbyRadius, after position: FeedPosition?, limit: Int, viewer: UUID) async throws
+        -> FeedPage?
+    {
         let cache = self.environment.feedPages
         let cover = NearbyCover(around: location, radius: radius)
         guard NearbyChunk.indexedPrecisions.contains(cover.precision) else { return nil }
@@ -39,9 +41,12 @@ extension ReadFeed {
         }
         var lanes = zip(cover.prefixes, heads).map { prefix, head in
             if let position, let head, head.isComplete || head.end.map({ !$0.precedes(position) }) == true {
-                return Lane(prefix: prefix, entries: head.entries.filter { position.precedes($0.position) }, end: head.end, complete: head.isComplete, next: nil)
+                return Lane(
+                    prefix: prefix, entries: head.entries.filter { position.precedes($0.position) }, end: head.end, complete: head.isComplete,
+                    next: nil)
             }
-            return Lane(prefix: prefix, entries: [], end: position, complete: false, next: NearbyChunk.Key(prefix: prefix, after: position, size: size))
+            return Lane(
+                prefix: prefix, entries: [], end: position, complete: false, next: NearbyChunk.Key(prefix: prefix, after: position, size: size))
         }
 
         for round in 0..<Self.nearbyRounds {
@@ -87,7 +92,9 @@ extension ReadFeed {
             while candidates.count < size {
                 var newest = -1
                 for index in lanes.indices where heads[index] < lanes[index].entries.count {
-                    if newest < 0 || lanes[index].entries[heads[index]].position.precedes(lanes[newest].entries[heads[newest]].position) { newest = index }
+                    if newest < 0 || lanes[index].entries[heads[index]].position.precedes(lanes[newest].entries[heads[newest]].position) {
+                        newest = index
+                    }
                 }
                 guard newest >= 0 else { break }
                 let centre = lanes[newest].entries[heads[newest]].centre

@@ -19,9 +19,10 @@ public struct SessionToken: Sendable, Equatable {
 
     /// Whether `text` could be a token at all (saves a database round trip for garbage).
     public static func isWellFormed(_ text: Substring) -> Bool {
-        text.utf8.count == Self.textLength && text.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x5F
-        }
+        text.utf8.count == Self.textLength
+            && text.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x5F
+            }
     }
 }
 

@@ -15,7 +15,8 @@ public struct ModerationPolicy: Sendable, Equatable {
     /// One day.
     public static let defaultReporterMinimumAge = 86_400
 
-    public static let `default` = ModerationPolicy(uncheckedThreshold: 4, restrictionDays: [1, 7, 14, 30], reporterMinimumAge: Self.defaultReporterMinimumAge)
+    public static let `default` = ModerationPolicy(
+        uncheckedThreshold: 4, restrictionDays: [1, 7, 14, 30], reporterMinimumAge: Self.defaultReporterMinimumAge)
 
     /// - Throws: `ModerationPolicy.Invalid` when the threshold is below 1, the list of days is
     ///   empty or holds a length outside 1…3650, or the reporter age is outside 0…1 year.

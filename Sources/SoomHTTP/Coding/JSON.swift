@@ -1,9 +1,10 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Hummingbird
 import NIOCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The JSON conventions of the contract: RFC 3339 UTC times with milliseconds.
 enum JSON {

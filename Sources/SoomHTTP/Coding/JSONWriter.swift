@@ -1,9 +1,10 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Hummingbird
 import NIOCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Writes JSON straight into a response buffer, for the responses that carry cards.
 ///

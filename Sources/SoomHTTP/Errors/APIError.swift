@@ -35,7 +35,8 @@ public struct APIError: HTTPResponseError, Sendable, Equatable {
     }
 
     func response() throws -> Response {
-        try JSON.response(self.status, Envelope(error: Body(code: self.code, message: self.message, field: self.field, extra: self.extra)),
+        try JSON.response(
+            self.status, Envelope(error: Body(code: self.code, message: self.message, field: self.field, extra: self.extra)),
             headers: self.headers)
     }
 

@@ -46,7 +46,8 @@ struct IdentityController {
         }
         authenticated.on(.delete, "/me") { request, context in
             let body = try await request.decodeJSON(as: IdentityRequests.Withdraw.self)
-            return try await self.meReactor(context).respond(to: .withdraw(reason: body.reason ?? "", proof: body.proof.accountProof), context: context)
+            return try await self.meReactor(context).respond(
+                to: .withdraw(reason: body.reason ?? "", proof: body.proof.accountProof), context: context)
         }
         authenticated.on(.post, "/me/transfer-codes") { request, context in
             let body = try await request.decodeJSON(as: IdentityRequests.AccountSignature.self)

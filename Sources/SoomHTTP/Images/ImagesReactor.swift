@@ -36,8 +36,11 @@ struct ImagesReactor: Reactor {
             return [.defaultsListed]
         case .showDefault(let name, let ifNoneMatch):
             guard let picture = self.defaults.picture(named: name) else { throw APIError.notFound }
-            return [.pictureFound(buffer: picture.buffer, contentType: "image/png", etag: picture.etag, immutable: false,
-                                  notModified: Self.matches(ifNoneMatch, picture.etag))]
+            return [
+                .pictureFound(
+                    buffer: picture.buffer, contentType: "image/png", etag: picture.etag, immutable: false,
+                    notModified: Self.matches(ifNoneMatch, picture.etag))
+            ]
         case .upload(let owner, let declared, let bytes):
             return [.uploaded(try await self.upload(owner: owner, declared: declared, upload: bytes))]
         case .show(let id, let ifNoneMatch):
@@ -45,10 +48,16 @@ struct ImagesReactor: Reactor {
             case nil:
                 throw APIError.notFound
             case .notModified(let image):
-                return [.pictureFound(buffer: ByteBuffer(), contentType: image.format.contentType, etag: image.entityTag, immutable: true, notModified: true)]
+                return [
+                    .pictureFound(
+                        buffer: ByteBuffer(), contentType: image.format.contentType, etag: image.entityTag, immutable: true, notModified: true)
+                ]
             case .found(let image, let bytes):
-                return [.pictureFound(buffer: ByteBuffer(bytes: bytes), contentType: image.format.contentType, etag: image.entityTag, immutable: true,
-                                      notModified: false)]
+                return [
+                    .pictureFound(
+                        buffer: ByteBuffer(bytes: bytes), contentType: image.format.contentType, etag: image.entityTag, immutable: true,
+                        notModified: false)
+                ]
             }
         }
     }

@@ -69,7 +69,8 @@ extension OperationsReactor.State: ResponseState {
                 body: .init(byteBuffer: OpenAPIDocument.buffer))
         case .metrics(let text):
             return Response(
-                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: text.bytes)))
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(bytes: text.bytes)))
         }
     }
 }

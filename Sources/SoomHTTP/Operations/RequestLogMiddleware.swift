@@ -64,5 +64,3 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
 extension HTTPField.Name {
     static let xRequestID = Self("X-Request-ID")!
 }
-
-

@@ -29,7 +29,8 @@ public func buildRouter(
             middleware: RateLimitMiddleware<AppRequestContext>(
                 limiter: rateLimiter, trustForwardedFor: trustForwardedFor, sessionFollows: session != nil, peerAddress: \.peerAddress))
         guard let session else { return byAddress }
-        return byAddress.add(middleware: session).add(middleware: AccountRateLimitMiddleware<AppRequestContext>(limiter: rateLimiter) { $0.caller?.account.id })
+        return byAddress.add(middleware: session).add(
+            middleware: AccountRateLimitMiddleware<AppRequestContext>(limiter: rateLimiter) { $0.caller?.account.id })
     }
     let root = CatalogedRoutes(group: router.group(), prefix: "", catalog: catalog)
     let v1 = CatalogedRoutes(group: limited(router.group("/v1")), prefix: "/v1", catalog: catalog)

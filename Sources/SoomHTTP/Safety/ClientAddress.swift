@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A client address as the rate limiter counts it: an IPv4 address (an IPv4-mapped IPv6 address

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
-import Metrics
 import Hummingbird
 import Logging
+import Metrics
 import SoomDomain
 
 /// Applies the contract's rate limits to `/v1` routes, *before* any session is looked up:
@@ -48,7 +48,7 @@ struct RateLimitMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The address the trusted proxy appended: the last entry of the last `X-Forwarded-For`.
     static func lastForwardedFor(_ headers: HTTPFields) -> String? {
         guard let value = headers[values: .xForwardedFor].last,
-              let last = value.split(separator: ",").last?.trimmingCharacters(in: .whitespaces), !last.isEmpty
+            let last = value.split(separator: ",").last?.trimmingCharacters(in: .whitespaces), !last.isEmpty
         else { return nil }
         return last
     }
@@ -86,7 +86,8 @@ extension RateLimiter.Decision {
         guard self.allowed else {
             RateLimitRejections.counters[kind.rawValue].increment()
             headers[.retryAfter] = "\(self.reset)"
-            throw APIError(.tooManyRequests, code: "rate_limited", message: "Too many requests; try again in \(self.reset) seconds.", headers: headers)
+            throw APIError(
+                .tooManyRequests, code: "rate_limited", message: "Too many requests; try again in \(self.reset) seconds.", headers: headers)
         }
         do {
             var response = try await respond()

@@ -1,5 +1,5 @@
-import HTTPTypes
 import Foundation
+import HTTPTypes
 
 /// The contract's rate limits, as configured: how many requests a caller may make per window.
 ///

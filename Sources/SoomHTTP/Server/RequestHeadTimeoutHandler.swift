@@ -1,6 +1,6 @@
 import HummingbirdCore
-import NIOHTTPTypes
 import NIOCore
+import NIOHTTPTypes
 
 /// Closes a connection whose first request head has not arrived within `timeout` of the
 /// connection opening: a client that connects and sends nothing, or trickles its headers a byte

@@ -46,10 +46,12 @@ struct WebAssets: Sendable {
         let version = String(digest(all).prefix(16))
         self.version = version
         self.files = Dictionary(
-            uniqueKeysWithValues: Self.sources.map { name, bytes in (name, Self.asset(bytes, contentType: Self.contentType(of: name), digest: digest)) })
+            uniqueKeysWithValues: Self.sources.map { name, bytes in (name, Self.asset(bytes, contentType: Self.contentType(of: name), digest: digest))
+            })
         let template = String(decoding: PackageResources.index_html, as: UTF8.self)
         self.index = Self.asset(
-            Array(template.replacingOccurrences(of: "{{BASE}}", with: "/app/\(version)").utf8), contentType: "text/html; charset=utf-8", digest: digest)
+            Array(template.replacingOccurrences(of: "{{BASE}}", with: "/app/\(version)").utf8), contentType: "text/html; charset=utf-8",
+            digest: digest)
     }
 
     /// The path prefix of this release's files.

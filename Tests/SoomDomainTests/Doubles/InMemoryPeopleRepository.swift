@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import SoomDomain
+import Synchronization
 
 /// `PeopleRepository` in memory: follows and blocks as sets of pairs, with the contract's rules, so
 /// the use cases' mapping of outcomes to errors can be tested without a database.
@@ -68,7 +68,8 @@ final class InMemoryPeopleRepository: PeopleRepository {
     func page(of list: PeopleList, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> ListPage<Profile>? {
         self.storage.withLock { storage in
             storage.calls += 1
-            let (subject, followers) = switch list {
+            let (subject, followers) =
+                switch list {
                 case .followers(let id): (id, true)
                 case .following(let id): (id, false)
                 }
@@ -87,8 +88,10 @@ final class InMemoryPeopleRepository: PeopleRepository {
         self.storage.withLock { storage in
             storage.calls += 1
             let rows = storage.blocks.filter { $0.blocker == viewer }.map {
-                (item: UserSummary(id: $0.blocked, nickname: "n", profileImage: nil),
-                 position: FeedPosition(createdAtMicros: Int64($0.at.timeIntervalSince1970 * 1_000_000), id: $0.blocked))
+                (
+                    item: UserSummary(id: $0.blocked, nickname: "n", profileImage: nil),
+                    position: FeedPosition(createdAtMicros: Int64($0.at.timeIntervalSince1970 * 1_000_000), id: $0.blocked)
+                )
             }
             return ListPage(rows: Array(rows.prefix(limit + 1)), limit: limit)
         }

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import SoomDomain
+import Synchronization
 
 /// `TagRepository` in memory: counts set directly by the test, favourites kept per account.
 final class InMemoryTagRepository: TagRepository {

@@ -23,7 +23,8 @@ final class RecordingCardRepository: CardRepository {
     let located: Mutex<[NearbyChunk.Entry]>
 
     init(
-        createOutcome: @escaping @Sendable (NewCard) -> CreateCardOutcome = { .created($0.asPosted) }, pageResult: FeedPage? = FeedPage(cards: [], next: nil),
+        createOutcome: @escaping @Sendable (NewCard) -> CreateCardOutcome = { .created($0.asPosted) },
+        pageResult: FeedPage? = FeedPage(cards: [], next: nil),
         reportOutcome: ReportOutcome = .reported, marks: @escaping @Sendable (UUID) -> ViewerMarks = { _ in ViewerMarks(liked: [:], blocked: false) },
         located: [NearbyChunk.Entry] = []
     ) {

@@ -111,8 +111,10 @@ struct HostileRequests {
     }
 
     mutating func hostileNumber() -> String {
-        self.pick(["1e400", "-1e400", "-0", "0", "-1", "1.5", "99999999999999999999999", "-9223372036854775809", "9223372036854775808",
-                   "1e-400", "51", "1000000", "2147483648", "NaN", "Infinity", "0x10", "1_000", "+1", ".5", "1e2"])
+        self.pick([
+            "1e400", "-1e400", "-0", "0", "-1", "1.5", "99999999999999999999999", "-9223372036854775809", "9223372036854775808",
+            "1e-400", "51", "1000000", "2147483648", "NaN", "Infinity", "0x10", "1_000", "+1", ".5", "1e2",
+        ])
     }
 
     mutating func hostileValue(depth: Int = 0) -> HostileJSON {
@@ -215,7 +217,8 @@ struct HostileRequests {
         var path = template
         while let range = path.range(of: "{id}") ?? path.range(of: "{name}") {
             let isName = path[range] == "{name}"
-            let value = isName && self.chance(60)
+            let value =
+                isName && self.chance(60)
                 ? (self.hostileString().addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "x")
                 : self.pathID()
             path.replaceSubrange(range, with: value)

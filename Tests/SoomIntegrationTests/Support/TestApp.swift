@@ -9,6 +9,7 @@ import SoomData
 import SoomDomain
 import Synchronization
 import Testing
+
 @testable import SoomHTTP
 
 extension ModerationPolicy {
@@ -23,7 +24,8 @@ extension ModerationPolicy {
 /// see its queue before it does. Rate limits are off unless a test passes its own.
 /// At most `TestAppSlots`' limit of apps run at once; the rest wait their turn.
 func withTestApp(
-    tagRankingCacheLifetime: Double = 0, feedCacheLifetime: Double = AppConfiguration.defaultFeedCacheLifetime, backgroundJobs: Bool = true, moderation: ModerationPolicy = .immediate, rateLimits: RateLimits? = nil,
+    tagRankingCacheLifetime: Double = 0, feedCacheLifetime: Double = AppConfiguration.defaultFeedCacheLifetime, backgroundJobs: Bool = true,
+    moderation: ModerationPolicy = .immediate, rateLimits: RateLimits? = nil,
     logLevel: Logger.Level = .warning, metricsToken: String? = nil, requestDeadline: Duration = Database.defaultDeadline,
     adjust: @escaping @Sendable (inout AppConfiguration) -> Void = { _ in },
     _ test: @escaping @Sendable (any TestClientProtocol, TestDatabase) async throws -> Void
@@ -32,7 +34,8 @@ func withTestApp(
         do {
             try await runTestApp(
                 AppOptions(
-                    tagRankingCacheLifetime: tagRankingCacheLifetime, feedCacheLifetime: feedCacheLifetime, backgroundJobs: backgroundJobs, moderation: moderation, rateLimits: rateLimits,
+                    tagRankingCacheLifetime: tagRankingCacheLifetime, feedCacheLifetime: feedCacheLifetime, backgroundJobs: backgroundJobs,
+                    moderation: moderation, rateLimits: rateLimits,
                     logLevel: logLevel, metricsToken: metricsToken, requestDeadline: requestDeadline, adjust: adjust),
                 test)
         } catch let error as PSQLError {

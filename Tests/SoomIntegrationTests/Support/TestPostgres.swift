@@ -41,7 +41,8 @@ actor TestPostgres {
         let server = try await self.server()
         var configuration = server.admin
         configuration.database = "soom_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
-        try await self.admin().query("CREATE DATABASE \(unescaped: configuration.database) TEMPLATE \(unescaped: server.template)", logger: self.logger)
+        try await self.admin().query(
+            "CREATE DATABASE \(unescaped: configuration.database) TEMPLATE \(unescaped: server.template)", logger: self.logger)
         return configuration
     }
 

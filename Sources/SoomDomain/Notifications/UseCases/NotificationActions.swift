@@ -11,7 +11,9 @@ public struct ListNotifications: Sendable {
     /// The unread list and the full list page separately: a cursor of one is refused by the other.
     static func scope(unreadOnly: Bool) -> String { unreadOnly ? "notifications:unread" : "notifications" }
 
-    public func callAsFunction(unreadOnly: Bool, page: PageRequest, recipient: UUID) async throws -> (items: [AccountNotification], nextCursor: String?) {
+    public func callAsFunction(unreadOnly: Bool, page: PageRequest, recipient: UUID) async throws -> (
+        items: [AccountNotification], nextCursor: String?
+    ) {
         let scope = Self.scope(unreadOnly: unreadOnly)
         let position = try page.cursor.map { cursor throws(SoomError) in try FeedCursor.decode(cursor, scope: scope) }
         let result = try await self.notifications.page(for: recipient, unreadOnly: unreadOnly, after: position, limit: page.limit)
