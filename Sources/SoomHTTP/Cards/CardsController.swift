@@ -6,31 +6,31 @@ import SoomDomain
 struct CardsController {
     let cards: CardEnvironment
 
-    func addRoutes(to routes: CatalogedRoutes<AuthenticatedContext>) {
-        routes.on(.post, "/cards") { request, context in
+    func addRoutes(to routes: RouterGroup<AuthenticatedContext>) {
+        routes.on("/cards", method: .post) { request, context in
             let draft = try await request.decodeJSON(as: CreateCardRequest.self).draft()
             let key = request.headers[.idempotencyKey]
             return try await self.reactor(context).respond(to: .post(draft, parentID: nil, idempotencyKey: key), context: context)
         }
-        routes.on(.get, "/cards/{id}") { _, context in
+        routes.on("/cards/{id}", method: .get) { _, context in
             try await self.reactor(context).respond(to: .show(try context.pathID()), context: context)
         }
-        routes.on(.delete, "/cards/{id}") { _, context in
+        routes.on("/cards/{id}", method: .delete) { _, context in
             try await self.reactor(context).respond(to: .delete(try context.pathID()), context: context)
         }
-        routes.on(.put, "/cards/{id}/like") { _, context in
+        routes.on("/cards/{id}/like", method: .put) { _, context in
             try await self.reactor(context).respond(to: .like(try context.pathID(), true), context: context)
         }
-        routes.on(.delete, "/cards/{id}/like") { _, context in
+        routes.on("/cards/{id}/like", method: .delete) { _, context in
             try await self.reactor(context).respond(to: .like(try context.pathID(), false), context: context)
         }
-        routes.on(.post, "/cards/{id}/comments") { request, context in
+        routes.on("/cards/{id}/comments", method: .post) { request, context in
             let parent = try context.pathID()
             let draft = try await request.decodeJSON(as: CreateCardRequest.self).draft()
             let key = request.headers[.idempotencyKey]
             return try await self.reactor(context).respond(to: .post(draft, parentID: parent, idempotencyKey: key), context: context)
         }
-        routes.on(.post, "/cards/{id}/reports") { request, context in
+        routes.on("/cards/{id}/reports", method: .post) { request, context in
             let card = try context.pathID()
             let reason = try await request.decodeJSON(as: ReportCardRequest.self).validated()
             return try await self.reactor(context).respond(to: .report(card, reason), context: context)

@@ -5,27 +5,27 @@ import SoomDomain
 struct FeedsController {
     let cards: CardEnvironment
 
-    func addRoutes(to routes: CatalogedRoutes<AuthenticatedContext>) {
-        routes.on(.get, "/feeds/latest") { request, context in
+    func addRoutes(to routes: RouterGroup<AuthenticatedContext>) {
+        routes.on("/feeds/latest", method: .get) { request, context in
             try await self.read(.latest, request, context)
         }
-        routes.on(.get, "/feeds/following") { request, context in
+        routes.on("/feeds/following", method: .get) { request, context in
             try await self.read(.following, request, context)
         }
-        routes.on(.get, "/feeds/popular") { request, context in
+        routes.on("/feeds/popular", method: .get) { request, context in
             try await self.read(.popular, request, context)
         }
-        routes.on(.get, "/feeds/nearby") { request, context in
+        routes.on("/feeds/nearby", method: .get) { request, context in
             let location = try GeoLocation(latitude: try request.requiredNumber("latitude"), longitude: try request.requiredNumber("longitude"))
             guard let radius = try Request.integer(request.uri.queryParameters.get("radiusKm"), field: "radiusKm") else {
                 throw SoomError.invalidRequest("The query parameter 'radiusKm' is required.", field: "radiusKm")
             }
             return try await self.read(.nearby(location, try NearbyRadius(kilometres: radius)), request, context)
         }
-        routes.on(.get, "/users/{id}/cards") { request, context in
+        routes.on("/users/{id}/cards", method: .get) { request, context in
             try await self.read(.author(try context.pathID()), request, context)
         }
-        routes.on(.get, "/cards/{id}/comments") { request, context in
+        routes.on("/cards/{id}/comments", method: .get) { request, context in
             try await self.read(.comments(parent: try context.pathID()), request, context)
         }
     }

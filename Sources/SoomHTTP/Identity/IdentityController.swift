@@ -6,50 +6,50 @@ import SoomDomain
 struct IdentityController {
     let environment: IdentityEnvironment
 
-    func addRoutes(public routes: CatalogedRoutes<AppRequestContext>, authenticated: CatalogedRoutes<AuthenticatedContext>) {
-        routes.on(.post, "/auth/challenges") { _, context in
+    func addRoutes(public routes: RouterGroup<AppRequestContext>, authenticated: RouterGroup<AuthenticatedContext>) {
+        routes.on("/auth/challenges", method: .post) { _, context in
             try await ChallengeReactor(issueChallenge: IssueChallenge(self.environment)).respond(to: .issue, context: context)
         }
-        routes.on(.post, "/accounts") { request, context in
+        routes.on("/accounts", method: .post) { request, context in
             let body = try await request.decodeJSON(as: IdentityRequests.Register.self)
             let input = RegisterAccount.Input(
                 proof: body.proof.deviceProof, nickname: body.nickname, profileImage: body.profileImage?.choice,
                 language: .init(acceptLanguage: request.headers[.acceptLanguage]))
             return try await self.accountReactor.respond(to: .register(input), context: context)
         }
-        routes.on(.post, "/accounts/transfer") { request, context in
+        routes.on("/accounts/transfer", method: .post) { request, context in
             let body = try await request.decodeJSON(as: IdentityRequests.Transfer.self)
             return try await self.accountReactor.respond(to: .transfer(code: body.code, proof: body.proof.deviceProof), context: context)
         }
-        routes.on(.post, "/sessions") { request, context in
+        routes.on("/sessions", method: .post) { request, context in
             let body = try await request.decodeJSON(as: IdentityRequests.Proof.self)
             return try await self.sessionReactor.respond(to: .signIn(body.deviceProof), context: context)
         }
-        routes.on(.get, "/nicknames/suggestion") { request, context in
+        routes.on("/nicknames/suggestion", method: .get) { request, context in
             let language = NicknameSuggester.Language(acceptLanguage: request.headers[.acceptLanguage])
             return try await self.nicknameReactor.respond(to: .suggest(language), context: context)
         }
-        routes.on(.post, "/nicknames/validation") { request, context in
+        routes.on("/nicknames/validation", method: .post) { request, context in
             let body = try await request.decodeJSON(as: IdentityRequests.ValidateNickname.self)
             return try await self.nicknameReactor.respond(to: .validate(body.nickname), context: context)
         }
 
-        authenticated.on(.delete, "/sessions/current") { _, context in
+        authenticated.on("/sessions/current", method: .delete) { _, context in
             try await self.sessionReactor.respond(to: .signOut(context.caller), context: context)
         }
-        authenticated.on(.get, "/me") { _, context in
+        authenticated.on("/me", method: .get) { _, context in
             try await self.meReactor(context).respond(to: .show, context: context)
         }
-        authenticated.on(.patch, "/me") { request, context in
+        authenticated.on("/me", method: .patch) { request, context in
             let body = try await request.decodeJSON(as: IdentityRequests.UpdateMe.self)
             return try await self.meReactor(context).respond(to: .update(body.input), context: context)
         }
-        authenticated.on(.delete, "/me") { request, context in
+        authenticated.on("/me", method: .delete) { request, context in
             let body = try await request.decodeJSON(as: IdentityRequests.Withdraw.self)
             return try await self.meReactor(context).respond(
                 to: .withdraw(reason: body.reason ?? "", proof: body.proof.accountProof), context: context)
         }
-        authenticated.on(.post, "/me/transfer-codes") { request, context in
+        authenticated.on("/me/transfer-codes", method: .post) { request, context in
             let body = try await request.decodeJSON(as: IdentityRequests.AccountSignature.self)
             return try await self.meReactor(context).respond(to: .issueTransferCode(body.accountProof), context: context)
         }

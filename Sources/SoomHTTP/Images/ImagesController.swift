@@ -9,18 +9,18 @@ struct ImagesController {
     let upload: UploadPhoto
     let defaults: DefaultImages
 
-    func addRoutes(public routes: CatalogedRoutes<AppRequestContext>, authenticated: CatalogedRoutes<AuthenticatedContext>) {
-        routes.on(.get, "/images/defaults") { _, context in
+    func addRoutes(public routes: RouterGroup<AppRequestContext>, authenticated: RouterGroup<AuthenticatedContext>) {
+        routes.on("/images/defaults", method: .get) { _, context in
             try await self.reactor.respond(to: .listDefaults, context: context)
         }
-        routes.on(.get, "/images/defaults/{name}") { request, context in
+        routes.on("/images/defaults/{name}", method: .get) { request, context in
             let name = context.parameters.get("name") ?? ""
             return try await self.reactor.respond(to: .showDefault(name: name, ifNoneMatch: request.headers[.ifNoneMatch]), context: context)
         }
-        routes.on(.get, "/images/{id}") { request, context in
+        routes.on("/images/{id}", method: .get) { request, context in
             try await self.reactor.respond(to: .show(try context.pathID(), ifNoneMatch: request.headers[.ifNoneMatch]), context: context)
         }
-        authenticated.on(.post, "/images") { request, context in
+        authenticated.on("/images", method: .post) { request, context in
             let (format, bytes) = try await Self.readUpload(request)
             return try await self.reactor.respond(
                 to: .upload(owner: context.caller.account.id, declared: format, bytes: PendingUpload(consume bytes)), context: context)

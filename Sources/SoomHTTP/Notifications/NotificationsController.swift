@@ -5,8 +5,8 @@ import SoomDomain
 struct NotificationsController {
     let notifications: any NotificationRepository
 
-    func addRoutes(to routes: CatalogedRoutes<AuthenticatedContext>) {
-        routes.on(.get, "/notifications") { request, context in
+    func addRoutes(to routes: RouterGroup<AuthenticatedContext>) {
+        routes.on("/notifications", method: .get) { request, context in
             let unreadOnly: Bool
             switch request.uri.queryParameters.get("unread") {
             case nil, "false": unreadOnly = false
@@ -15,10 +15,10 @@ struct NotificationsController {
             }
             return try await self.reactor(context).respond(to: .list(unreadOnly: unreadOnly, try request.pageRequest()), context: context)
         }
-        routes.on(.post, "/notifications/read-all") { _, context in
+        routes.on("/notifications/read-all", method: .post) { _, context in
             try await self.reactor(context).respond(to: .markAllRead, context: context)
         }
-        routes.on(.post, "/notifications/{id}/read") { _, context in
+        routes.on("/notifications/{id}/read", method: .post) { _, context in
             try await self.reactor(context).respond(to: .markRead(try context.pathID()), context: context)
         }
     }

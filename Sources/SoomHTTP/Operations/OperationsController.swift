@@ -10,18 +10,18 @@ struct OperationsController {
     /// `404` of a path that does not exist (`SOOM_METRICS_TOKEN`).
     let metricsToken: String?
 
-    func addRoutes(to routes: CatalogedRoutes<AppRequestContext>) {
-        routes.on(.get, "/healthz") { _, context in
+    func addRoutes(to routes: RouterGroup<AppRequestContext>) {
+        routes.on("/healthz", method: .get) { _, context in
             try await self.reactor.respond(to: .checkLiveness, context: context)
         }
-        routes.on(.get, "/readyz") { _, context in
+        routes.on("/readyz", method: .get) { _, context in
             try await self.reactor.respond(to: .checkReadiness, context: context)
         }
-        routes.on(.get, "/metrics") { request, context in
+        routes.on("/metrics", method: .get) { request, context in
             if let token = self.metricsToken, !Self.bearer(request.headers[.authorization], matches: token) { throw APIError.notFound }
             return try await self.reactor.respond(to: .exportMetrics, context: context)
         }
-        routes.on(.get, "/openapi.yaml") { _, context in
+        routes.on("/openapi.yaml", method: .get) { _, context in
             try await self.reactor.respond(to: .describeAPI, context: context)
         }
     }

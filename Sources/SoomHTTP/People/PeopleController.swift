@@ -5,29 +5,29 @@ import SoomDomain
 struct PeopleController {
     let people: PeopleEnvironment
 
-    func addRoutes(to routes: CatalogedRoutes<AuthenticatedContext>) {
-        routes.on(.get, "/users/{id}") { _, context in
+    func addRoutes(to routes: RouterGroup<AuthenticatedContext>) {
+        routes.on("/users/{id}", method: .get) { _, context in
             try await self.one(context).respond(to: .show(try context.pathID()), context: context)
         }
-        routes.on(.put, "/users/{id}/follow") { _, context in
+        routes.on("/users/{id}/follow", method: .put) { _, context in
             try await self.one(context).respond(to: .follow(try context.pathID(), true), context: context)
         }
-        routes.on(.delete, "/users/{id}/follow") { _, context in
+        routes.on("/users/{id}/follow", method: .delete) { _, context in
             try await self.one(context).respond(to: .follow(try context.pathID(), false), context: context)
         }
-        routes.on(.put, "/users/{id}/block") { _, context in
+        routes.on("/users/{id}/block", method: .put) { _, context in
             try await self.one(context).respond(to: .block(try context.pathID(), true), context: context)
         }
-        routes.on(.delete, "/users/{id}/block") { _, context in
+        routes.on("/users/{id}/block", method: .delete) { _, context in
             try await self.one(context).respond(to: .block(try context.pathID(), false), context: context)
         }
-        routes.on(.get, "/users/{id}/followers") { request, context in
+        routes.on("/users/{id}/followers", method: .get) { request, context in
             try await self.lists(context).respond(to: .people(.followers(of: try context.pathID()), try request.pageRequest()), context: context)
         }
-        routes.on(.get, "/users/{id}/following") { request, context in
+        routes.on("/users/{id}/following", method: .get) { request, context in
             try await self.lists(context).respond(to: .people(.following(of: try context.pathID()), try request.pageRequest()), context: context)
         }
-        routes.on(.get, "/me/blocks") { request, context in
+        routes.on("/me/blocks", method: .get) { request, context in
             try await self.lists(context).respond(to: .blocks(try request.pageRequest()), context: context)
         }
     }

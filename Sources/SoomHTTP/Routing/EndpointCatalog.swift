@@ -1,7 +1,8 @@
 import Hummingbird
 import Synchronization
 
-/// Every (method, path) the server answers, recorded as routes are added.
+/// Every (method, path) the server answers: the router's own list of its routes
+/// (`Router.routes`), taken once every controller has added its routes.
 ///
 /// It lets a path that exists answer a wrong method with `405` and an `Allow` header (the router
 /// alone would say 404), and lets tests check that `openapi.yaml` describes every route.
@@ -18,8 +19,12 @@ public final class EndpointCatalog: Sendable {
 
     public var endpoints: [Endpoint] { self.storage.withLock { $0 } }
 
-    func record(_ method: HTTPRequest.Method, _ path: String) {
-        self.storage.withLock { $0.append(Endpoint(method: method, path: path)) }
+    /// Takes the routes `router` has now as the catalogue; then registers `405 method_not_allowed`
+    /// for the standard methods a known path does not serve. Called once, after the controllers.
+    func load<Context: RequestContext>(from router: Router<Context>) {
+        let endpoints = router.routes.map { Endpoint(method: $0.method, path: $0.path.description) }
+        self.storage.withLock { $0 = endpoints }
+        self.installMethodNotAllowed(on: router)
     }
 
     /// The methods of the endpoints whose template matches `path` (a `{parameter}` matches any
@@ -40,7 +45,7 @@ public final class EndpointCatalog: Sendable {
     static let standardMethods: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete]
 
     /// Registers `405 method_not_allowed` for the standard methods a known path does not serve.
-    func installMethodNotAllowed<Context: RequestContext>(on router: Router<Context>) {
+    private func installMethodNotAllowed<Context: RequestContext>(on router: Router<Context>) {
         let byPath = Dictionary(grouping: self.endpoints, by: \.path)
         let standard = Self.standardMethods
         for (path, endpoints) in byPath {
@@ -51,21 +56,5 @@ public final class EndpointCatalog: Sendable {
                 }
             }
         }
-    }
-}
-
-/// A router group that records its routes in an `EndpointCatalog`.
-struct CatalogedRoutes<Context: RequestContext> {
-    let group: RouterGroup<Context>
-    let prefix: String
-    let catalog: EndpointCatalog
-
-    @discardableResult
-    func on(
-        _ method: HTTPRequest.Method, _ path: String = "", use handler: @escaping @Sendable (Request, Context) async throws -> Response
-    ) -> Self {
-        self.catalog.record(method, self.prefix + path)
-        self.group.on(RouterPath(path), method: method, use: handler)
-        return self
     }
 }

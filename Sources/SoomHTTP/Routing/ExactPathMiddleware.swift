@@ -8,7 +8,7 @@ import Hummingbird
 ///   another limit;
 /// - a method the router has no table for (`TRACE`, `CONNECT`, `OPTIONS`, `HEAD`, …) on a known
 ///   path is `405 method_not_allowed` with `Allow`, and `404` elsewhere. (The standard methods a
-///   known path lacks are answered by the router: `EndpointCatalog.installMethodNotAllowed`.)
+///   known path lacks are answered by the router: `EndpointCatalog.load(from:)`.)
 struct ExactPathMiddleware<Context: RequestContext>: RouterMiddleware {
     let catalog: EndpointCatalog
 

@@ -11,29 +11,29 @@ struct TagsController {
     let tags: TagEnvironment
     let cards: CardEnvironment
 
-    func addRoutes(optionalSession routes: CatalogedRoutes<AppRequestContext>, authenticated: CatalogedRoutes<AuthenticatedContext>) {
-        routes.on(.get, "/tags/ranked") { _, context in
+    func addRoutes(optionalSession routes: RouterGroup<AppRequestContext>, authenticated: RouterGroup<AuthenticatedContext>) {
+        routes.on("/tags/ranked", method: .get) { _, context in
             try await self.reader(context).respond(to: .ranked, context: context)
         }
-        routes.on(.get, "/tags/search") { request, context in
+        routes.on("/tags/search", method: .get) { request, context in
             let query = request.uri.queryParameters
             guard let q = query.get("q") else { throw SoomError.invalidRequest("The query parameter 'q' is required.", field: "q") }
             let limit = try Request.integer(query.get("limit"), field: "limit")
             return try await self.reader(context).respond(to: .search(q: q, limit: limit), context: context)
         }
-        routes.on(.get, "/tags/{name}") { _, context in
+        routes.on("/tags/{name}", method: .get) { _, context in
             try await self.reader(context).respond(to: .show(name: try context.tagName()), context: context)
         }
-        authenticated.on(.put, "/tags/{name}/favorite") { _, context in
+        authenticated.on("/tags/{name}/favorite", method: .put) { _, context in
             try await self.favorites(context).respond(to: .set(name: try context.tagName(), favorite: true), context: context)
         }
-        authenticated.on(.delete, "/tags/{name}/favorite") { _, context in
+        authenticated.on("/tags/{name}/favorite", method: .delete) { _, context in
             try await self.favorites(context).respond(to: .set(name: try context.tagName(), favorite: false), context: context)
         }
-        authenticated.on(.get, "/me/favorite-tags") { _, context in
+        authenticated.on("/me/favorite-tags", method: .get) { _, context in
             try await self.favorites(context).respond(to: .list, context: context)
         }
-        authenticated.on(.get, "/tags/{name}/cards") { request, context in
+        authenticated.on("/tags/{name}/cards", method: .get) { request, context in
             let tag = try Tag(normalising: try context.tagName(), field: "name")
             let page = try request.pageRequest()
             return try await FeedReactor(caller: context.caller, cards: self.cards).respond(to: .read(.tag(tag), page), context: context)

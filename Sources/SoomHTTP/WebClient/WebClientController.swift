@@ -4,11 +4,11 @@ import Hummingbird
 struct WebClientController {
     let assets: WebAssets
 
-    func addRoutes(to routes: CatalogedRoutes<AppRequestContext>) {
-        routes.on(.get, "/") { request, context in
+    func addRoutes(to routes: RouterGroup<AppRequestContext>) {
+        routes.on("/", method: .get) { request, context in
             try await self.reactor.run(.showPage(ifNoneMatch: request.headers[.ifNoneMatch]), logger: context.logger).response(from: self.assets)
         }
-        routes.on(.get, "/app/{version}/{file}") { request, context in
+        routes.on("/app/{version}/{file}", method: .get) { request, context in
             let version = context.parameters.get("version") ?? ""
             let file = context.parameters.get("file") ?? ""
             return try await self.reactor.run(
