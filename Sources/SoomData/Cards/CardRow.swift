@@ -6,11 +6,23 @@ import SoomDomain
 /// included) so that every feed is one round trip whatever the page size.
 enum CardRow {
     /// A card is live when it has not expired and has not been hidden by reports (deleted cards
-    /// are gone from the table). Only live cards count anywhere and appear in any list.
-    static let live = "\(unexpired) AND c.hidden_at IS NULL"
+    /// are gone from the table). Only live cards count anywhere and appear in any list: every
+    /// statement that reads, likes or answers a card says so with this (`live(as:)` for a card
+    /// under another alias than `c`).
+    static let live = Self.live(as: "c")
+
+    /// `live` for the card under `alias`.
+    static func live(as alias: String) -> String {
+        "\(Self.unexpired(as: alias)) AND \(alias).hidden_at IS NULL"
+    }
 
     /// Not expired, hidden or not: what the author may still open and delete.
-    static let unexpired = "(c.expires_at IS NULL OR c.expires_at > now())"
+    static let unexpired = Self.unexpired(as: "c")
+
+    /// `unexpired` for the card under `alias`.
+    static func unexpired(as alias: String) -> String {
+        "(\(alias).expires_at IS NULL OR \(alias).expires_at > now())"
+    }
 
     /// Whether `viewer` may open the card `c` on its own: visible to them, or their own card
     /// even when hidden (its author is told it was hidden and may look at it, or delete it).

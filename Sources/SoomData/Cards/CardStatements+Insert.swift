@@ -33,10 +33,9 @@ extension CardStatements {
                     OR EXISTS (SELECT 1 FROM images WHERE id = $3::uuid AND owner_id = $1::uuid FOR KEY SHARE)) AS ok),
             parent AS (
                 UPDATE cards p SET comment_count = p.comment_count + 1
-                WHERE p.id = $4::uuid AND (p.expires_at IS NULL OR p.expires_at > now()) AND p.hidden_at IS NULL
+                WHERE p.id = $4::uuid AND \(CardRow.live(as: "p"))
                   AND (SELECT ok FROM background_ok)
-                  AND NOT EXISTS (SELECT 1 FROM blocks b
-                                  WHERE b.blocker_id IN ($1::uuid, p.author_id) AND b.blocked_id IN ($1::uuid, p.author_id))
+                  AND \(CardRow.notBlocked("$1::uuid", "p.author_id"))
                 RETURNING p.id, p.author_id),
             inserted AS (
                 INSERT INTO cards (id, author_id, parent_id, content, font, background_kind, background_ref, tags,

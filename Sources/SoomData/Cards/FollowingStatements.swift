@@ -58,7 +58,7 @@ enum FollowingStatements {
                         SELECT c.created_at, c.id, c.author_id, c.expires_at FROM cards c
                         WHERE c.parent_id IS NULL AND c.hidden_at IS NULL\(after) AND (SELECT wide FROM me)
                         ORDER BY c.created_at DESC, c.id DESC LIMIT \(window)) r
-                    WHERE (r.expires_at IS NULL OR r.expires_at > now())
+                    WHERE \(CardRow.unexpired(as: "r"))
                       AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = $1 AND f.followee_id = r.author_id OFFSET 0)
                     ORDER BY r.created_at DESC, r.id DESC LIMIT \(rows)) h
                 LIMIT \(pageRows)),

@@ -105,36 +105,39 @@ public struct PostgresCardRepository: CardRepository {
     }
 
     public func setLike(_ liked: Bool, cardID: UUID, by accountID: UUID) async throws -> LikeState? {
-        let rows: [PostgresRow]
-        if liked {
-            rows = try await self.database.rows(
-                """
-                WITH target AS (
-                    SELECT id, like_count, author_id FROM cards c WHERE c.id = \(cardID) AND \(unescaped: CardRow.live)
-                      AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id IN (\(accountID), c.author_id) AND b.blocked_id IN (\(accountID), c.author_id))),
-                added AS (
-                    INSERT INTO likes (card_id, account_id, created_at) SELECT id, \(accountID), now() FROM target
-                    ON CONFLICT DO NOTHING RETURNING card_id),
-                counted AS (UPDATE cards SET like_count = like_count + 1 WHERE id IN (SELECT card_id FROM added) RETURNING like_count),
-                notified AS (
-                    INSERT INTO notifications (id, recipient_id, type, actor_id, card_id, created_at)
-                    SELECT gen_random_uuid(), t.author_id, 'card_liked', \(accountID), t.id, now() FROM target t
-                    WHERE t.author_id <> \(accountID) AND EXISTS (SELECT 1 FROM added)
-                    ON CONFLICT (recipient_id, actor_id, card_id) WHERE type = 'card_liked' AND NOT read DO NOTHING)
-                SELECT EXISTS (SELECT 1 FROM target), COALESCE((SELECT like_count FROM counted), (SELECT like_count FROM target))
-                """)
-        } else {
-            rows = try await self.database.rows(
-                """
-                WITH target AS (
-                    SELECT id, like_count FROM cards c WHERE c.id = \(cardID) AND \(unescaped: CardRow.live)
-                      AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id IN (\(accountID), c.author_id) AND b.blocked_id IN (\(accountID), c.author_id))),
-                removed AS (
-                    DELETE FROM likes WHERE card_id IN (SELECT id FROM target) AND account_id = \(accountID) RETURNING card_id),
-                counted AS (UPDATE cards SET like_count = like_count - 1 WHERE id IN (SELECT card_id FROM removed) RETURNING like_count)
-                SELECT EXISTS (SELECT 1 FROM target), COALESCE((SELECT like_count FROM counted), (SELECT like_count FROM target))
-                """)
-        }
+        // `$1` the account, `$2` the card. The target is a live card whose author and the account
+        // did not block one another: `CardRow`'s predicates, the ones every read uses.
+        let target = """
+            WITH target AS (
+                SELECT id, like_count, author_id FROM cards c
+                WHERE c.id = $2::uuid AND \(CardRow.live) AND \(CardRow.notBlocked("$1::uuid", "c.author_id"))),
+            """
+        let change =
+            liked
+            ? """
+            added AS (
+                INSERT INTO likes (card_id, account_id, created_at) SELECT id, $1::uuid, now() FROM target
+                ON CONFLICT DO NOTHING RETURNING card_id),
+            counted AS (UPDATE cards SET like_count = like_count + 1 WHERE id IN (SELECT card_id FROM added) RETURNING like_count),
+            notified AS (
+                INSERT INTO notifications (id, recipient_id, type, actor_id, card_id, created_at)
+                SELECT gen_random_uuid(), t.author_id, 'card_liked', $1::uuid, t.id, now() FROM target t
+                WHERE t.author_id <> $1::uuid AND EXISTS (SELECT 1 FROM added)
+                ON CONFLICT (recipient_id, actor_id, card_id) WHERE type = 'card_liked' AND NOT read DO NOTHING)
+            """
+            : """
+            removed AS (
+                DELETE FROM likes WHERE card_id IN (SELECT id FROM target) AND account_id = $1::uuid RETURNING card_id),
+            counted AS (UPDATE cards SET like_count = like_count - 1 WHERE id IN (SELECT card_id FROM removed) RETURNING like_count)
+            """
+        var bindings = PostgresBindings(capacity: 2)
+        bindings.append(accountID)
+        bindings.append(cardID)
+        let rows = try await self.database.rows(
+            PostgresQuery(
+                unsafeSQL: target + "\n" + change + "\n"
+                    + "SELECT EXISTS (SELECT 1 FROM target), COALESCE((SELECT like_count FROM counted), (SELECT like_count FROM target))",
+                binds: bindings))
         let (exists, count) = try rows[0].decode((Bool, Int?).self)
         guard exists, let count else { return nil }
         return LikeState(liked: liked, likeCount: count)
