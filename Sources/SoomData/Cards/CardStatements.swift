@@ -38,12 +38,9 @@ enum CardStatements {
         static let sharedSQL = Self.text(CardRow.sharedPageReading(for: "$1"))
 
         private static func text(_ reading: CardRow.PageReading) -> String {
-            """
-            SELECT * FROM (
-                SELECT \(reading.columns) \(CardStatements.from)
-                WHERE c.parent_id IS NULL AND \(reading.filter) ORDER BY c.created_at DESC, c.id DESC LIMIT \(CardStatements.maximumPageRows)
-            ) page LIMIT $2
-            """
+            KeysetPageSQL.text(
+                columns: reading.columns, from: CardStatements.from, scope: "c.parent_id IS NULL AND \(reading.filter)",
+                keys: ("c.created_at", "c.id"), first: 2, afterCursor: false)
         }
 
         let viewer: UUID
@@ -56,14 +53,9 @@ enum CardStatements {
         static let sharedSQL = Self.text(CardRow.sharedPageReading(for: "$1"))
 
         private static func text(_ reading: CardRow.PageReading) -> String {
-            """
-            SELECT * FROM (
-                SELECT \(reading.columns) \(CardStatements.from)
-                WHERE c.parent_id IS NULL AND \(reading.filter)
-                  AND (c.created_at, c.id) < (timestamptz 'epoch' + $2::int8 * interval '1 microsecond', $3)
-                ORDER BY c.created_at DESC, c.id DESC LIMIT \(CardStatements.maximumPageRows)
-            ) page LIMIT $4
-            """
+            KeysetPageSQL.text(
+                columns: reading.columns, from: CardStatements.from, scope: "c.parent_id IS NULL AND \(reading.filter)",
+                keys: ("c.created_at", "c.id"), first: 2, afterCursor: true)
         }
 
         let viewer: UUID

@@ -85,12 +85,9 @@ enum TagStatements {
         static let sharedSQL = Self.text(CardRow.sharedPageReading(for: "$1"))
 
         private static func text(_ reading: CardRow.PageReading) -> String {
-            """
-            SELECT * FROM (
-                SELECT \(reading.columns) \(TagStatements.feedFrom)
-                WHERE t.tag_key = $2 AND \(reading.filter) ORDER BY t.created_at DESC, t.card_id DESC LIMIT \(CardStatements.maximumPageRows)
-            ) page LIMIT $3
-            """
+            KeysetPageSQL.text(
+                columns: reading.columns, from: TagStatements.feedFrom, scope: "t.tag_key = $2 AND \(reading.filter)",
+                keys: ("t.created_at", "t.card_id"), first: 3, afterCursor: false)
         }
         static let boundedRows = CardStatements.maximumPageRows
 
@@ -113,14 +110,9 @@ enum TagStatements {
         static let sharedSQL = Self.text(CardRow.sharedPageReading(for: "$1"))
 
         private static func text(_ reading: CardRow.PageReading) -> String {
-            """
-            SELECT * FROM (
-                SELECT \(reading.columns) \(TagStatements.feedFrom)
-                WHERE t.tag_key = $2 AND \(reading.filter)
-                  AND (t.created_at, t.card_id) < (timestamptz 'epoch' + $3::int8 * interval '1 microsecond', $4)
-                ORDER BY t.created_at DESC, t.card_id DESC LIMIT \(CardStatements.maximumPageRows)
-            ) page LIMIT $5
-            """
+            KeysetPageSQL.text(
+                columns: reading.columns, from: TagStatements.feedFrom, scope: "t.tag_key = $2 AND \(reading.filter)",
+                keys: ("t.created_at", "t.card_id"), first: 3, afterCursor: true)
         }
         static let boundedRows = CardStatements.maximumPageRows
 
