@@ -72,26 +72,28 @@ public struct Database: Sendable {
     }
 
     /// Runs `body` in a transaction on one connection: committed when it returns, rolled back when it throws.
+    ///
+    /// PostgresNIO's `withTransaction` runs `BEGIN`, the body and `COMMIT` (or `ROLLBACK`). Past the
+    /// request's deadline the client was told `503`, so nothing may commit: the body's last step is
+    /// the gate's check, which throws and so rolls back. PostgresNIO wraps what went wrong in a
+    /// `PostgresTransactionError`; callers see the error itself, as each repository expects
+    /// (a constraint's `PSQLError`, a deadlock for `withDeadline` to retry).
     public func transaction<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
         try await self.withDeadline(.transaction, watchingConnection: true) {
             try await self.client.withConnection { connection in
                 OperationGate.current?.connected()
-                try await connection.query("BEGIN", logger: self.logger)
-                let result: Result
                 do {
-                    result = try await body(connection)
-                    // Past the deadline the client was told 503: nothing may commit.
-                    if let gate = OperationGate.current, !gate.enterCommit() { throw DatabaseTimeout() }
-                } catch {
-                    do {
-                        try await connection.query("ROLLBACK", logger: self.logger)
-                    } catch let rollbackError {
+                    return try await connection.withTransaction(logger: self.logger) { connection in
+                        let result = try await body(connection)
+                        if let gate = OperationGate.current, !gate.enterCommit() { throw DatabaseTimeout() }
+                        return result
+                    }
+                } catch let error as PostgresTransactionError {
+                    if let rollbackError = error.rollbackError {
                         self.logger.error("rollback failed", metadata: ["error": "\(String(reflecting: rollbackError))"])
                     }
-                    throw error
+                    throw error.closureError ?? error.commitError ?? error.beginError ?? error
                 }
-                try await connection.query("COMMIT", logger: self.logger)
-                return result
             }
         }
     }
