@@ -89,8 +89,6 @@ enum CardRow {
         """
     }
 
-    static let columnCount = 20
-
     /// What a page statement selects and how it filters, for one viewer.
     struct PageReading {
         let columns: String
@@ -103,7 +101,7 @@ enum CardRow {
     }
 
     /// The page everyone shares: every `live` card, blocks and reports or not, and after
-    /// `select`'s columns one more (at `columnCount`): whether the card is not for this viewer
+    /// `select`'s columns one more, `blocked`: whether the card is not for this viewer
     /// (they and the author blocked one another, or they reported it).
     static func sharedPageReading(for viewer: String) -> PageReading {
         PageReading(
@@ -111,29 +109,36 @@ enum CardRow {
             filter: Self.live)
     }
 
+    /// A card and its position from `select`'s columns, decoded by type in their order (the
+    /// columns after them, such as the shared page's `blocked`, are left for the caller).
     static func decode(_ row: PostgresRow) throws -> (card: Card, micros: Int64) {
-        let cells = row.makeRandomAccess()
-        let backgroundKind = try cells[3].decode(String.self)
-        let backgroundRef = try cells[4].decode(String.self)
-        let authorImage = AccountRow.image(kind: try cells[16].decode(String?.self), reference: try cells[17].decode(String?.self))
+        let (
+            id, content, font, backgroundKind, backgroundRef, tags, parentID, parentDeleted, createdAt, expiresAt,
+            likeCount, commentCount, likedByMe, isMine, authorID, nickname, authorImageKind, authorImageRef, distance, micros
+        ) = try row.decode(
+            (
+                UUID, String, String, String, String, [String], UUID?, Bool, Date, Date?,
+                Int, Int, Bool, Bool, UUID, String, String?, String?, Double?, Int64
+            ).self)
+        let authorImage = AccountRow.image(kind: authorImageKind, reference: authorImageRef)
         let card = Card(
-            id: try cells[0].decode(UUID.self),
-            content: try cells[1].decode(String.self),
-            font: CardFont(rawValue: try cells[2].decode(String.self)) ?? .default,
+            id: id,
+            content: content,
+            font: CardFont(rawValue: font) ?? .default,
             background: AccountRow.image(kind: backgroundKind, reference: backgroundRef) ?? .builtIn(name: backgroundRef),
-            tags: try cells[5].decode([String].self),
-            author: UserSummary(id: try cells[14].decode(UUID.self), nickname: try cells[15].decode(String.self), profileImage: authorImage),
-            parentID: try cells[6].decode(UUID?.self),
-            parentDeleted: try cells[7].decode(Bool.self),
-            createdAt: try cells[8].decode(Date.self),
-            expiresAt: try cells[9].decode(Date?.self),
-            likeCount: try cells[10].decode(Int.self),
-            commentCount: try cells[11].decode(Int.self),
-            likedByMe: try cells[12].decode(Bool.self),
-            isMine: try cells[13].decode(Bool.self),
-            distanceMeters: try cells[18].decode(Double?.self)
+            tags: tags,
+            author: UserSummary(id: authorID, nickname: nickname, profileImage: authorImage),
+            parentID: parentID,
+            parentDeleted: parentDeleted,
+            createdAt: createdAt,
+            expiresAt: expiresAt,
+            likeCount: likeCount,
+            commentCount: commentCount,
+            likedByMe: likedByMe,
+            isMine: isMine,
+            distanceMeters: distance
         )
-        return (card, try cells[19].decode(Int64.self))
+        return (card, micros)
     }
 
     /// The keyset condition "after this position" for newest-first lists.

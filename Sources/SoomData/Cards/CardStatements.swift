@@ -83,7 +83,7 @@ struct SharedPageRead<Base: SharedPageStatement>: PostgresPreparedStatement {
 
     func decodeRow(_ row: PostgresRow) throws -> Row {
         let (card, micros) = try CardRow.decode(row)
-        return (card, micros, try row.makeRandomAccess()[CardRow.columnCount].decode(Bool.self))
+        return (card, micros, try row.makeRandomAccess()["blocked"].decode(Bool.self))
     }
 }
 

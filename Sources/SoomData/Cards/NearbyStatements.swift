@@ -148,10 +148,11 @@ enum NearbyStatements {
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
             let (card, micros) = try CardRow.decode(row)
-            let cells = row.makeRandomAccess()
+            // After `CardRow.select`'s columns, by name: the key's ordinal and the cell's centre.
+            let columns = row.makeRandomAccess()
             let centre = try GeoLocation(
-                latitude: try cells[CardRow.columnCount + 1].decode(Double.self), longitude: try cells[CardRow.columnCount + 2].decode(Double.self))
-            return (Int(try cells[CardRow.columnCount].decode(Int64.self)) - 1, NearbyChunk.Entry(card: card, micros: micros, centre: centre))
+                latitude: try columns["geo_latitude"].decode(Double.self), longitude: try columns["geo_longitude"].decode(Double.self))
+            return (Int(try columns["ord"].decode(Int64.self)) - 1, NearbyChunk.Entry(card: card, micros: micros, centre: centre))
         }
     }
 

@@ -185,9 +185,9 @@ extension PostgresCardRepository {
             """)
         let rows = try await self.database.rows(builder.query).map { row in
             let (card, micros) = try CardRow.decode(row)
-            let cells = row.makeRandomAccess()
-            let ranking = FeedPosition.Ranking(
-                generation: try cells[CardRow.columnCount + 1].decode(Int64.self), rank: try cells[CardRow.columnCount].decode(Int.self))
+            // After `CardRow.select`'s columns, by name: the ranking's generation and the card's rank in it.
+            let columns = row.makeRandomAccess()
+            let ranking = FeedPosition.Ranking(generation: try columns["generation"].decode(Int64.self), rank: try columns["rank"].decode(Int.self))
             return (card, FeedPosition(createdAtMicros: micros, id: card.id, ranking: ranking))
         }
         let page = rows.prefix(limit)
