@@ -30,20 +30,20 @@ public struct PostgresNotificationRepository: NotificationRepository {
             ORDER BY n.created_at DESC, n.id DESC LIMIT \(builder.bind(limit + 1))
             """)
         let rows = try await self.database.rows(builder.query).map { row in
-            let cells = row.makeRandomAccess()
-            let id = try cells[0].decode(UUID.self)
-            let type = try cells[1].decode(String.self)
-            let actorID = try cells[7].decode(UUID?.self)
+            let (id, type, createdAt, read, cardID, tag, until, actorID, actorNickname, actorImageKind, actorImageRef, micros) =
+                try row.decode((UUID, String, Date, Bool, UUID?, String?, Date?, UUID?, String?, String?, String?, Int64).self)
             let notification = AccountNotification(
                 id: id,
                 type: NotificationType(rawValue: type) ?? .followed,
-                createdAt: try cells[2].decode(Date.self),
-                read: try cells[3].decode(Bool.self),
-                actor: actorID == nil ? nil : try ProfileRow.user(cells, at: 7),
-                cardID: try cells[4].decode(UUID?.self),
-                tag: try cells[5].decode(String?.self),
-                until: try cells[6].decode(Date?.self))
-            return (item: notification, position: FeedPosition(createdAtMicros: try cells[11].decode(Int64.self), id: id))
+                createdAt: createdAt,
+                read: read,
+                actor: actorID.flatMap { actorID in
+                    actorNickname.map { ProfileRow.user(id: actorID, nickname: $0, imageKind: actorImageKind, imageRef: actorImageRef) }
+                },
+                cardID: cardID,
+                tag: tag,
+                until: until)
+            return (item: notification, position: FeedPosition(createdAtMicros: micros, id: id))
         }
         return ListPage(rows: rows, limit: limit)
     }

@@ -54,14 +54,14 @@ public struct PostgresPeopleRepository: PeopleRepository {
         if let position { conditions.append(ProfileRow.after(position, time: "f.created_at", id: "f.\(listedColumn)", &builder)) }
         builder.append(
             """
-            SELECT \(ProfileRow.select(viewer: viewerParameter)), \(ProfileRow.micros("f.created_at"))
+            SELECT \(ProfileRow.select(viewer: viewerParameter)), \(ProfileRow.micros("f.created_at")) AS micros
             FROM follows f JOIN accounts a ON a.id = f.\(listedColumn)
             WHERE \(conditions.joined(separator: " AND "))
             ORDER BY f.created_at DESC, f.\(listedColumn) DESC LIMIT \(builder.bind(limit + 1))
             """)
         let rows = try await self.database.rows(builder.query).map { row in
             let profile = try ProfileRow.decode(row)
-            let micros = try row.makeRandomAccess()[ProfileRow.columnCount].decode(Int64.self)
+            let micros = try row.makeRandomAccess()["micros"].decode(Int64.self)
             return (item: profile, position: FeedPosition(createdAtMicros: micros, id: profile.user.id))
         }
         if rows.isEmpty {
@@ -87,9 +87,11 @@ public struct PostgresPeopleRepository: PeopleRepository {
             ORDER BY b.created_at DESC, b.blocked_id DESC LIMIT \(builder.bind(limit + 1))
             """)
         let rows = try await self.database.rows(builder.query).map { row in
-            let cells = row.makeRandomAccess()
-            let user = try ProfileRow.user(cells, at: 0)
-            return (item: user, position: FeedPosition(createdAtMicros: try cells[4].decode(Int64.self), id: user.id))
+            let (id, nickname, imageKind, imageRef, micros) = try row.decode((UUID, String, String?, String?, Int64).self)
+            return (
+                item: ProfileRow.user(id: id, nickname: nickname, imageKind: imageKind, imageRef: imageRef),
+                position: FeedPosition(createdAtMicros: micros, id: id)
+            )
         }
         return ListPage(rows: rows, limit: limit)
     }

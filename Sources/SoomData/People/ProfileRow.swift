@@ -15,33 +15,26 @@ enum ProfileRow {
         """
     }
 
-    static let columnCount = 12
-
+    /// A profile from `select`'s columns, decoded by type in their order (a column after them is
+    /// left for the caller).
     static func decode(_ row: PostgresRow) throws -> Profile {
-        let cells = row.makeRandomAccess()
+        let (id, nickname, imageKind, imageRef, bio, cardCount, followerCount, followingCount, isFollowing, isFollowedBy, isBlocked, isMe) =
+            try row.decode((UUID, String, String?, String?, String, Int, Int, Int, Bool, Bool, Bool, Bool).self)
         return Profile(
-            user: try Self.user(cells, at: 0),
-            bio: try cells[4].decode(String.self),
-            cardCount: try cells[5].decode(Int.self),
-            followerCount: try cells[6].decode(Int.self),
-            followingCount: try cells[7].decode(Int.self),
-            isFollowing: try cells[8].decode(Bool.self),
-            isFollowedBy: try cells[9].decode(Bool.self),
-            isBlocked: try cells[10].decode(Bool.self),
-            isMe: try cells[11].decode(Bool.self))
+            user: Self.user(id: id, nickname: nickname, imageKind: imageKind, imageRef: imageRef),
+            bio: bio,
+            cardCount: cardCount,
+            followerCount: followerCount,
+            followingCount: followingCount,
+            isFollowing: isFollowing,
+            isFollowedBy: isFollowedBy,
+            isBlocked: isBlocked,
+            isMe: isMe)
     }
 
-    /// A `UserSummary` from four cells: id, nickname, profile image kind and reference.
-    static func user(_ cells: PostgresRandomAccessRow, at offset: Int) throws -> UserSummary {
-        UserSummary(
-            id: try cells[offset].decode(UUID.self),
-            nickname: try cells[offset + 1].decode(String.self),
-            profileImage: AccountRow.image(kind: try cells[offset + 2].decode(String?.self), reference: try cells[offset + 3].decode(String?.self)))
-    }
-
-    /// A keyset position from microseconds since 1970 and an id.
-    static func position(_ cells: PostgresRandomAccessRow, micros: Int, id: Int) throws -> FeedPosition {
-        FeedPosition(createdAtMicros: try cells[micros].decode(Int64.self), id: try cells[id].decode(UUID.self))
+    /// A `UserSummary` from an account's id, nickname and profile image kind and reference.
+    static func user(id: UUID, nickname: String, imageKind: String?, imageRef: String?) -> UserSummary {
+        UserSummary(id: id, nickname: nickname, profileImage: AccountRow.image(kind: imageKind, reference: imageRef))
     }
 
     /// `time` (an SQL timestamptz) as whole microseconds since 1970, exactly.
