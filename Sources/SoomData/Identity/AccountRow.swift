@@ -14,23 +14,21 @@ enum AccountRow {
             + ["CASE WHEN \(alias).restricted_until > now() THEN \(alias).restricted_until END AS restricted_until"]).joined(separator: ", ")
     }
 
-    static let columnCount = 10
-
-    /// Decodes the account columns starting at `offset`.
-    static func decode(_ row: PostgresRow, offset: Int = 0) throws -> Account {
-        let cells = row.makeRandomAccess()
-        let imageKind = try cells[offset + 2].decode(String?.self)
-        let imageRef = try cells[offset + 3].decode(String?.self)
+    /// An account from `columns`, decoded by type in their order (columns after them are left
+    /// for the caller, by name).
+    static func decode(_ row: PostgresRow) throws -> Account {
+        let (id, nickname, imageKind, imageRef, bio, createdAt, cardCount, followerCount, followingCount, restrictedUntil) =
+            try row.decode((UUID, String, String?, String?, String, Date, Int, Int, Int, Date?).self)
         return Account(
-            id: try cells[offset].decode(UUID.self),
-            nickname: try cells[offset + 1].decode(String.self),
+            id: id,
+            nickname: nickname,
             profileImage: Self.image(kind: imageKind, reference: imageRef),
-            bio: try cells[offset + 4].decode(String.self),
-            createdAt: try cells[offset + 5].decode(Date.self),
-            cardCount: try cells[offset + 6].decode(Int.self),
-            followerCount: try cells[offset + 7].decode(Int.self),
-            followingCount: try cells[offset + 8].decode(Int.self),
-            restrictedUntil: try cells[offset + 9].decode(Date?.self)
+            bio: bio,
+            createdAt: createdAt,
+            cardCount: cardCount,
+            followerCount: followerCount,
+            followingCount: followingCount,
+            restrictedUntil: restrictedUntil
         )
     }
 

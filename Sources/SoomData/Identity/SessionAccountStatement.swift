@@ -6,7 +6,7 @@ import SoomDomain
 /// answer, so it is a prepared statement (parsed and planned once per connection, not once per request).
 struct SessionAccountStatement: PostgresPreparedStatement {
     static let sql = """
-        SELECT \(AccountRow.columns("a")), s.expires_at FROM sessions s JOIN accounts a ON a.id = s.account_id
+        SELECT \(AccountRow.columns("a")), s.expires_at AS session_expires_at FROM sessions s JOIN accounts a ON a.id = s.account_id
         WHERE s.token_hash = $1 AND s.expires_at > $2
         """
 
@@ -23,6 +23,6 @@ struct SessionAccountStatement: PostgresPreparedStatement {
     }
 
     func decodeRow(_ row: PostgresRow) throws -> LiveSession {
-        LiveSession(account: try AccountRow.decode(row), expiresAt: try row.makeRandomAccess()[AccountRow.columnCount].decode(Date.self))
+        LiveSession(account: try AccountRow.decode(row), expiresAt: try row.makeRandomAccess()["session_expires_at"].decode(Date.self))
     }
 }

@@ -18,7 +18,7 @@ struct SignInStatement: PostgresPreparedStatement {
             INSERT INTO sessions (token_hash, account_id, expires_at)
             SELECT $4, account.id, $5 FROM account, spent
             RETURNING 1)
-        SELECT EXISTS (SELECT 1 FROM opened), \(AccountRow.columns("account")) FROM account
+        SELECT \(AccountRow.columns("account")), EXISTS (SELECT 1 FROM opened) AS opened FROM account
         """
 
     typealias Row = (opened: Bool, account: Account)
@@ -38,7 +38,7 @@ struct SignInStatement: PostgresPreparedStatement {
     }
 
     func decodeRow(_ row: PostgresRow) throws -> Row {
-        (try row.makeRandomAccess()[0].decode(Bool.self), try AccountRow.decode(row, offset: 1))
+        (try row.makeRandomAccess()["opened"].decode(Bool.self), try AccountRow.decode(row))
     }
 }
 
