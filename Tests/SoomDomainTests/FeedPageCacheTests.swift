@@ -184,6 +184,67 @@ struct SharedFeedReadTests {
         #expect(repository.calls.withLock { $0.sharedPages.count } == 2)
     }
 
+    @Test("a shared page that is not kept is read by one reader; the others wait for that read, or read their own page when it fails")
+    func singleFlight() async throws {
+        let cache = FeedPageCache(lifetime: 1)
+        let now = FeedPageCacheTests.start
+        let key = FeedPageCacheTests.latest
+        guard case .read = cache.lookUp(key, at: now) else { Issue.record("the first reader reads"); return }
+        guard case .wait = cache.lookUp(key, at: now) else { Issue.record("the second waits"); return }
+        let page = FeedPageCacheTests.page(FeedPageCacheTests.card())
+        async let waited = cache.awaitPage(key, at: now)
+        try await Task.sleep(for: .milliseconds(50))
+        let kept = cache.store(page, for: key, ticket: cache.ticket(at: now))
+        #expect(kept?.cards == page.cards)
+        cache.land(key, with: kept)
+        #expect(await waited?.cards == page.cards)
+        guard case .kept(let served, refresh: false) = cache.lookUp(key, at: now) else { Issue.record("landed and kept"); return }
+        #expect(served.cards == page.cards)
+
+        // A failed read hands the waiters nothing: each reads its own page.
+        let deeper = FeedPageCache.Key(.latest, after: FeedPosition(createdAtMicros: 5, id: UUID()), limit: 20)!
+        guard case .read = cache.lookUp(deeper, at: now) else { Issue.record("the first reader reads"); return }
+        async let failed = cache.awaitPage(deeper, at: now)
+        try await Task.sleep(for: .milliseconds(50))
+        cache.land(deeper, with: nil)
+        #expect(await failed == nil)
+        guard case .read = cache.lookUp(deeper, at: now) else { Issue.record("nobody reads it any more"); return }
+        cache.land(deeper, with: nil)
+    }
+
+    @Test("a page in its last quarter of life is read again once, in the background: readers never wait, and another instance's post shows within the lifetime")
+    func refreshAhead() async throws {
+        let old = FeedPageCacheTests.card()
+        let repository = RecordingCardRepository(pageResult: FeedPage(cards: [old], next: nil))
+        let clock = Mutex(FeedPageCacheTests.start)
+        let environment = CardEnvironment(cards: repository, feedPages: FeedPageCache(lifetime: 1), now: { clock.withLock { $0 } })
+        let request = try PageRequest(limit: 20, cursor: nil)
+        func page() async throws -> [UUID] { try await ReadFeed(environment)(.latest, page: request, viewer: Self.viewer).cards.map(\.id) }
+        func reads() -> Int { repository.calls.withLock { $0.sharedPages.count } }
+
+        #expect(try await page() == [old.id])
+        #expect(reads() == 1)
+        clock.withLock { $0 = $0.addingTimeInterval(0.5) }
+        #expect(try await page() == [old.id])
+        #expect(reads() == 1, "not yet due")
+
+        // Posted through another instance: nothing here drops the page.
+        let posted = FeedPageCacheTests.card()
+        repository.setPageResult(FeedPage(cards: [posted, old], next: nil))
+        clock.withLock { $0 = FeedPageCacheTests.start.addingTimeInterval(0.8) }
+        #expect(try await page() == [old.id], "served from the kept page at once")
+        let deadline = ContinuousClock.now + .seconds(5)
+        while reads() == 1, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(reads() == 2, "read again once, in the background")
+        #expect(await environment.feedPages.awaitPage(FeedPageCacheTests.latest, at: clock.withLock { $0 }) != nil)
+        #expect(try await page() == [posted.id, old.id])
+        // Past the first page's expiry the read-ahead page serves: no reader read in the foreground.
+        clock.withLock { $0 = FeedPageCacheTests.start.addingTimeInterval(1.2) }
+        #expect(try await page() == [posted.id, old.id])
+        #expect(reads() == 2)
+        #expect(repository.calls.withLock { $0.pages.count } == 0)
+    }
+
     @Test("a block between the viewer and an author on the page reads the viewer's own page")
     func blocked() async throws {
         let repository = RecordingCardRepository(

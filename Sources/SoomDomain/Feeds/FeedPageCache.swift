@@ -60,9 +60,9 @@ public final class FeedPageCache: Sendable {
         var changes: [(sequence: UInt64, change: Change)] = []
         /// When expired entries were last swept out.
         var sweptAt = Date.distantPast
-        /// Chunks being read by one reader, and the readers waiting for them (`claim`, and the
-        /// read-ahead claims of `chunks(_:at:)`).
-        var flights: [NearbyChunk.Key: [CheckedContinuation<NearbyChunk?, Never>]] = [:]
+        /// Pages and chunks being read by one reader, and the readers waiting for them (`claim`,
+        /// `lookUp`, and the read-ahead claims of `chunks(_:at:)` and `lookUp`).
+        var flights: [StoreKey: [CheckedContinuation<Kept?, Never>]] = [:]
 
         mutating func remove(_ key: StoreKey) {
             if let entry = self.entries.removeValue(forKey: key) { self.bytes -= entry.cost }
@@ -181,14 +181,62 @@ public final class FeedPageCache: Sendable {
             var due: [NearbyChunk.Key] = []
             let chunks = keys.map { key -> NearbyChunk? in
                 guard let entry = self.keptEntry(.chunk(key), at: now, in: &storage), case .chunk(let chunk) = entry.kept else { return nil }
-                if now.timeIntervalSince(entry.readAt) >= self.lifetime * Self.refreshAhead, storage.flights[key] == nil {
-                    storage.flights[key] = []
+                if self.isDue(entry, at: now), storage.flights[.chunk(key)] == nil {
+                    storage.flights[.chunk(key)] = []
                     due.append(key)
                 }
                 return chunk
             }
             return (chunks, due)
         }
+    }
+
+    /// What a reader of a shared page does (`lookUp`).
+    public enum PageLookup: Sendable {
+        /// The kept page serves. With `refresh`, it is in its last quarter of life and now claimed
+        /// for this reader, who reads it again in the background and must `land` it.
+        case kept(FeedPage, refresh: Bool)
+        /// Nobody keeps or reads it: this reader reads it, `store`s it and must `land` it, whatever happens.
+        case read
+        /// Another reader is reading it: `awaitPage`.
+        case wait
+    }
+
+    /// The shared page for `key`, or who reads it: like `chunks(_:at:)` and `claim(_:)` for a
+    /// page. So when a page many people read expires, one of them reads it and the others wait
+    /// for that read instead of all reading it at once (they would stall together, every
+    /// lifetime); and a page in use is read again before it expires, so that nobody waits at all.
+    public func lookUp(_ key: Key, at now: Date) -> PageLookup {
+        guard self.isEnabled else { return .read }
+        return self.storage.withLock { storage in
+            let flying = storage.flights[.page(key)] != nil
+            if let entry = self.keptEntry(.page(key), at: now, in: &storage), case .page(let page) = entry.kept {
+                guard self.isDue(entry, at: now), !flying else { return .kept(page, refresh: false) }
+                storage.flights[.page(key)] = []
+                return .kept(page, refresh: true)
+            }
+            if flying { return .wait }
+            storage.flights[.page(key)] = []
+            return .read
+        }
+    }
+
+    /// Ends the caller's read of a page it was given to read by `lookUp`: `page` is what `store`
+    /// kept (nil if the read failed or was not kept), handed to every reader waiting for it.
+    public func land(_ key: Key, with page: FeedPage?) {
+        self.land(.page(key), with: page.map(Kept.page))
+    }
+
+    /// The page someone else is reading, once they have it; nil when their read failed or was not
+    /// kept, or when a story on it has expired at `now` (read it yourself then).
+    public func awaitPage(_ key: Key, at now: Date) async -> FeedPage? {
+        guard case .page(let page) = await self.awaitFlight(.page(key), at: now) else { return nil }
+        return page
+    }
+
+    /// Whether a kept entry is in the last quarter of its life (`refreshAhead`).
+    private func isDue(_ entry: Entry, at now: Date) -> Bool {
+        now.timeIntervalSince(entry.readAt) >= self.lifetime * Self.refreshAhead
     }
 
     private func kept(_ key: StoreKey, at now: Date) -> Kept? {
@@ -218,12 +266,13 @@ public final class FeedPageCache: Sendable {
         self.storage.withLock { Ticket(generation: $0.generation, sequence: $0.sequence, readAt: now) }
     }
 
-    /// Keeps `page`, read with `ticket`, unless something it shows was invalidated since the ticket was taken.
-    public func store(_ page: FeedPage, for key: Key, ticket: Ticket) {
+    /// Keeps `page`, read with `ticket`, unless something it shows was invalidated since the
+    /// ticket was taken; the page as kept (hand it to waiting readers: `land`), or nil.
+    @discardableResult
+    public func store(_ page: FeedPage, for key: Key, ticket: Ticket) -> FeedPage? {
         // A fresh memo per kept page: what outer layers derive from it lives and dies with it.
-        self.keep(
-            .page(FeedPage(cards: page.cards, next: page.next, shared: .page(SharedPageMemo()))), for: .page(key), cost: Self.cost(of: page),
-            ticket: ticket)
+        let kept = FeedPage(cards: page.cards, next: page.next, shared: .page(SharedPageMemo()))
+        return self.keep(.page(kept), for: .page(key), cost: Self.cost(of: page), ticket: ticket) ? kept : nil
     }
 
     /// Keeps `chunk`, read with `ticket`, unless a card it shows changed or a card was posted in
@@ -264,10 +313,10 @@ public final class FeedPageCache: Sendable {
             var mine: [NearbyChunk.Key] = []
             var others: [NearbyChunk.Key] = []
             for key in keys {
-                if storage.flights[key] != nil {
+                if storage.flights[.chunk(key)] != nil {
                     others.append(key)
                 } else {
-                    storage.flights[key] = []
+                    storage.flights[.chunk(key)] = []
                     mine.append(key)
                 }
             }
@@ -279,24 +328,38 @@ public final class FeedPageCache: Sendable {
     /// the read failed or the chunk was not kept — a change since the read began, say), handed to
     /// every reader waiting for it.
     public func land(_ key: NearbyChunk.Key, with chunk: NearbyChunk?) {
+        self.land(.chunk(key), with: chunk.map(Kept.chunk))
+    }
+
+    private func land(_ key: StoreKey, with kept: Kept?) {
         let waiting = self.storage.withLock { $0.flights.removeValue(forKey: key) } ?? []
-        for waiter in waiting { waiter.resume(returning: chunk) }
+        for waiter in waiting { waiter.resume(returning: kept) }
     }
 
     /// The chunk someone else is reading, once they have it; nil when their read failed or was
     /// not kept, when it ended before this call and the chunk is not kept, or when a story in it
     /// has expired at `now`.
     public func awaitChunk(_ key: NearbyChunk.Key, at now: Date) async -> NearbyChunk? {
-        let chunk = await withCheckedContinuation { continuation in
+        guard case .chunk(let chunk) = await self.awaitFlight(.chunk(key), at: now) else { return nil }
+        return chunk
+    }
+
+    /// What the flight for `key` lands with, or what is kept if it has landed already; nil when a
+    /// story in it has expired at `now`.
+    private func awaitFlight(_ key: StoreKey, at now: Date) async -> Kept? {
+        let kept = await withCheckedContinuation { continuation in
             let resumeNow = self.storage.withLock { storage in
                 guard storage.flights[key] != nil else { return true }
                 storage.flights[key]!.append(continuation)
                 return false
             }
-            if resumeNow { continuation.resume(returning: self.chunk(key, at: now)) }
+            if resumeNow { continuation.resume(returning: self.kept(key, at: now)) }
         }
-        guard let chunk, !chunk.hasExpired(at: now) else { return nil }
-        return chunk
+        guard let kept else { return nil }
+        switch kept {
+        case .page(let page): return page.cards.contains { $0.expiresAt.map { $0 <= now } ?? false } ? nil : kept
+        case .chunk(let chunk): return chunk.hasExpired(at: now) ? nil : kept
+        }
     }
 
     /// Drops every page and chunk: after a change that may move cards onto or off pages, or change authors.

@@ -24,7 +24,10 @@ public struct ReadFeed: Sendable {
 
     /// A page shared by everyone comes from `FeedPageCache` and is completed with the viewer's
     /// marks (one small read), or, when it is not kept, is read together with them (one read, as
-    /// without the cache) and kept. A nearby page is made from shared chunks
+    /// without the cache) and kept. One reader reads a page that is not kept while the others
+    /// wanting it wait for that read, and a page in use is read again in the background before it
+    /// expires (`FeedPageCache.lookUp`). When the wait ends without a page (the read failed), the
+    /// reader reads its own page. A nearby page is made from shared chunks
     /// (`nearbyFromChunks`). A block between the viewer and an author on the page, or any other
     /// feed, reads the viewer's own page.
     private func read(_ feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
@@ -35,22 +38,54 @@ public struct ReadFeed: Sendable {
             return page
         }
         if cache.isEnabled, let key = FeedPageCache.Key(feed, after: position, limit: limit) {
-            let shared: FeedPage
-            let marks: ViewerMarks
-            if let kept = cache.page(key, at: self.environment.now()) {
-                shared = kept
-                marks =
+            let now = self.environment.now()
+            var kept: FeedPage?
+            switch cache.lookUp(key, at: now) {
+            case .kept(let page, let refresh):
+                if refresh { self.refreshInBackground(feed, key: key, after: position, limit: limit, viewer: viewer, at: now) }
+                kept = page
+            case .wait:
+                kept = await cache.awaitPage(key, at: now)
+            case .read:
+                let ticket = cache.ticket(at: now)
+                let shared: FeedPage
+                let marks: ViewerMarks
+                do {
+                    (shared, marks) = try await self.environment.cards.sharedPage(of: feed, after: position, limit: limit, viewer: viewer)
+                } catch {
+                    cache.land(key, with: nil)
+                    throw error
+                }
+                cache.land(key, with: cache.store(shared, for: key, ticket: ticket))
+                if !marks.blocked { return shared.seen(by: viewer, marks: marks) }
+            }
+            if let kept {
+                let marks =
                     kept.cards.isEmpty
                     ? ViewerMarks(liked: [:], blocked: false)
                     : try await self.environment.cards.viewerMarks(
                         of: viewer, cards: kept.cards.map(\.id), authors: Array(Set(kept.cards.map(\.author.id))))
-            } else {
-                let ticket = cache.ticket(at: self.environment.now())
-                (shared, marks) = try await self.environment.cards.sharedPage(of: feed, after: position, limit: limit, viewer: viewer)
-                cache.store(shared, for: key, ticket: ticket)
+                if !marks.blocked { return kept.seen(by: viewer, marks: marks) }
             }
-            if !marks.blocked { return shared.seen(by: viewer, marks: marks) }
         }
         return try await self.environment.cards.page(of: feed, after: position, limit: limit, viewer: viewer)
+    }
+
+    /// Reads again, in a task of its own, a shared page `FeedPageCache.lookUp` found due for a
+    /// read ahead of its expiry and claimed for this reader; the page does not wait for it. A
+    /// failed read only releases the claim: the kept page serves until it expires, and the reader
+    /// who then finds it gone reads it in the foreground and meets the error, if there still is one.
+    private func refreshInBackground(_ feed: Feed, key: FeedPageCache.Key, after position: FeedPosition?, limit: Int, viewer: UUID, at now: Date) {
+        let cache = self.environment.feedPages
+        let cards = self.environment.cards
+        let ticket = cache.ticket(at: now)
+        Task {
+            do {
+                let (shared, _) = try await cards.sharedPage(of: feed, after: position, limit: limit, viewer: viewer)
+                cache.land(key, with: cache.store(shared, for: key, ticket: ticket))
+            } catch {
+                cache.land(key, with: nil)
+            }
+        }
     }
 }

@@ -16,7 +16,9 @@ final class RecordingCardRepository: CardRepository {
 
     let calls = Mutex(Calls())
     let createOutcome: @Sendable (NewCard) -> CreateCardOutcome
-    let pageResult: FeedPage?
+    private let result: Mutex<FeedPage?>
+    /// What `page` and `sharedPage` answer (`setPageResult` changes it, as another instance's post would).
+    var pageResult: FeedPage? { self.result.withLock { $0 } }
     let reportOutcome: ReportOutcome
     let marks: @Sendable (UUID) -> ViewerMarks
     /// The located top-level cards the nearby reads answer from (as everyone sees them), any order.
@@ -29,7 +31,7 @@ final class RecordingCardRepository: CardRepository {
         located: [NearbyChunk.Entry] = []
     ) {
         self.createOutcome = createOutcome
-        self.pageResult = pageResult
+        self.result = Mutex(pageResult)
         self.reportOutcome = reportOutcome
         self.marks = marks
         self.located = Mutex(located)
@@ -42,6 +44,10 @@ final class RecordingCardRepository: CardRepository {
             .map { (entry: $0, distance: NearbyCover.haversine(location.latitude, location.longitude, $0.centre.latitude, $0.centre.longitude)) }
             .filter { row in row.distance <= radius.metres && (position.map { $0.precedes(row.entry.position) } ?? true) }
             .sorted { $0.entry.position.precedes($1.entry.position) }
+    }
+
+    func setPageResult(_ page: FeedPage?) {
+        self.result.withLock { $0 = page }
     }
 
     func create(_ card: NewCard, idempotency: IdempotencyRecord?) async throws -> CreateCardOutcome {
