@@ -189,8 +189,14 @@ struct SharedFeedReadTests {
         let cache = FeedPageCache(lifetime: 1)
         let now = FeedPageCacheTests.start
         let key = FeedPageCacheTests.latest
-        guard case .read = cache.lookUp(key, at: now) else { Issue.record("the first reader reads"); return }
-        guard case .wait = cache.lookUp(key, at: now) else { Issue.record("the second waits"); return }
+        guard case .read = cache.lookUp(key, at: now) else {
+            Issue.record("the first reader reads")
+            return
+        }
+        guard case .wait = cache.lookUp(key, at: now) else {
+            Issue.record("the second waits")
+            return
+        }
         let page = FeedPageCacheTests.page(FeedPageCacheTests.card())
         async let waited = cache.awaitPage(key, at: now)
         try await Task.sleep(for: .milliseconds(50))
@@ -198,21 +204,32 @@ struct SharedFeedReadTests {
         #expect(kept?.cards == page.cards)
         cache.land(key, with: kept)
         #expect(await waited?.cards == page.cards)
-        guard case .kept(let served, refresh: false) = cache.lookUp(key, at: now) else { Issue.record("landed and kept"); return }
+        guard case .kept(let served, refresh: false) = cache.lookUp(key, at: now) else {
+            Issue.record("landed and kept")
+            return
+        }
         #expect(served.cards == page.cards)
 
         // A failed read hands the waiters nothing: each reads its own page.
         let deeper = FeedPageCache.Key(.latest, after: FeedPosition(createdAtMicros: 5, id: UUID()), limit: 20)!
-        guard case .read = cache.lookUp(deeper, at: now) else { Issue.record("the first reader reads"); return }
+        guard case .read = cache.lookUp(deeper, at: now) else {
+            Issue.record("the first reader reads")
+            return
+        }
         async let failed = cache.awaitPage(deeper, at: now)
         try await Task.sleep(for: .milliseconds(50))
         cache.land(deeper, with: nil)
         #expect(await failed == nil)
-        guard case .read = cache.lookUp(deeper, at: now) else { Issue.record("nobody reads it any more"); return }
+        guard case .read = cache.lookUp(deeper, at: now) else {
+            Issue.record("nobody reads it any more")
+            return
+        }
         cache.land(deeper, with: nil)
     }
 
-    @Test("a page in its last quarter of life is read again once, in the background: readers never wait, and another instance's post shows within the lifetime")
+    @Test(
+        "a page in its last quarter of life is read again once, in the background: readers never wait, and another instance's post shows within the lifetime"
+    )
     func refreshAhead() async throws {
         let old = FeedPageCacheTests.card()
         let repository = RecordingCardRepository(pageResult: FeedPage(cards: [old], next: nil))
