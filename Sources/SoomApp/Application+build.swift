@@ -52,6 +52,7 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
             ExpiredRecordsJob(identity: identityRepository, cards: cardRepository, startAfter: migrated, logger: logger),
             RetentionJob(notifications: notifications, identity: identityRepository, images: images, startAfter: migrated, logger: logger),
             PhotoScrubJob(images: images, digest: digest, startAfter: migrated, logger: logger),
+            PlannerStatisticsJob(statistics: PlannerStatistics(database: database), startAfter: migrated, logger: logger),
         ] : []
 
     // HTTP

@@ -48,33 +48,9 @@ struct QueryPlanTests {
             #expect(try await database.scalar("SELECT count(*)::int FROM blocks") == 0)
             let tag = try await database.rows("SELECT key FROM tags ORDER BY usage_count DESC LIMIT 1")[0].decode(String.self)
 
-            // One session, set up as the server's pool is; each statement's generic plan, explained
-            // with stand-in arguments of the types PostgreSQL inferred.
-            let connection = try await TestPostgres.connect(configuration, logger: logger)
+            let session = try await PlanSession(configuration, tag: tag, statements: Self.feeds)
             do {
-                for setting in ["SET jit = off", "SET enable_memoize = off", "SET plan_cache_mode = force_generic_plan"] {
-                    try await connection.query(PostgresQuery(unsafeSQL: setting), logger: logger)
-                }
-                for (index, (name, sql)) in Self.feeds.enumerated() {
-                    try await connection.query(PostgresQuery(unsafeSQL: "PREPARE feed\(index) AS \(sql)"), logger: logger)
-                    let types = try await connection.query(
-                        "SELECT parameter_types::text[] FROM pg_prepared_statements WHERE name = \("feed\(index)")", logger: logger
-                    ).collect()[0].decode([String].self)
-                    let arguments = types.map { type in
-                        switch type {
-                        case "uuid": "'\(UUID())'"
-                        case "uuid[]": "ARRAY['\(UUID())', '\(UUID())']::uuid[]"
-                        case "text": "'\(tag)'"
-                        case "text[]": "ARRAY['wydm9', 'wydm8']"
-                        case "double precision": "37.5"
-                        case "bigint", "integer": "21"
-                        default: "NULL"
-                        }
-                    }
-                    let lines = try await connection.query(
-                        PostgresQuery(unsafeSQL: "EXPLAIN EXECUTE feed\(index)(\(arguments.joined(separator: ", ")))"), logger: logger
-                    ).collect().map { try $0.decode(String.self) }
-                    let text = lines.joined(separator: "\n")
+                for (name, text) in try await session.explain() {
                     #expect(name.hasPrefix("nearby") || !text.contains("Sort  (cost"), "\(name) sorts:\n\(text)")
                     // Neither the feed's rows (`c`) nor the parents' check (`p`) may read the whole table.
                     #expect(!text.contains("Seq Scan on cards"), "\(name) reads all cards:\n\(text)")
@@ -86,11 +62,149 @@ struct QueryPlanTests {
                         #expect(text.contains("cards_nearby_p\(name.split(separator: " ")[3].dropLast())_idx"), "\(name):\n\(text)")
                     }
                 }
-                try await connection.close()
+                try await session.close()
             } catch {
-                try? await connection.close()
+                try? await session.close()
                 throw error
             }
         }
+    }
+}
+
+@Suite("Query plans on a new, growing database")
+struct GrowingQueryPlanTests {
+    /// Every hot read that is a prepared statement, with the index each must read its rows through.
+    static let hot: [(name: String, sql: String, index: String)] = [
+        ("latest, first page", CardStatements.LatestFirst.sql, "cards_latest_idx"),
+        ("latest, later page", CardStatements.LatestAfter.sql, "cards_latest_idx"),
+        ("latest, first page, shared", CardStatements.LatestFirst.sharedSQL, "cards_latest_idx"),
+        ("tag feed, first page", TagStatements.FeedFirst.sql, "card_tags"),
+        ("tag feed, later page, shared", TagStatements.FeedAfter.sharedSQL, "card_tags"),
+        ("following, first page", FollowingStatements.First.sql, "cards_author_feed_idx"),
+        ("following, later page", FollowingStatements.After.sql, "cards_author_feed_idx"),
+        ("card detail", CardStatements.Detail.sql, "cards_pkey"),
+        ("a viewer's marks on a page", CardStatements.ViewerMarks.sql, "likes_pkey"),
+        ("ranked tags", TagStatements.Ranked.sql, "tags"),
+        ("tag search", TagStatements.Search.sql, "tags"),
+        ("a session's account", SessionAccountStatement.sql, "sessions_pkey"),
+    ]
+
+    /// The tables that grew in the burst: once analysed, none of them may be read whole by a hot statement.
+    static let grown = ["cards", "likes", "accounts", "card_tags", "tags"]
+
+    /// On the empty tables of a new deployment each statement's plan reads through its index (it
+    /// may scan a table that is empty); those plans last until the first rows are analysed, within
+    /// a round of `PlannerStatistics` (see `PlannerStatisticsTests`), and the plans made then read
+    /// no grown table whole.
+    @Test("hot statements planned on empty tables and again after a burst read through their indexes, never a grown table whole")
+    func tinyAndGrown() async throws {
+        try await withFreshDatabase { configuration in
+            let database = TestDatabase(configuration: configuration)
+            // The plans the server's sessions make first: on empty, never analysed tables.
+            let session = try await PlanSession(configuration, tag: "grow", statements: Self.hot.map { ($0.name, $0.sql) })
+            do {
+                Self.check(try await session.explain(), when: "empty")
+
+                // Then a burst, with nobody running ANALYZE: 5,000 accounts, 20,000 cards, 2,000 tags, likes.
+                try await database.execute(
+                    """
+                    WITH authors AS (
+                        INSERT INTO accounts (id, key_fingerprint, public_key, nickname, nickname_key, created_at)
+                        SELECT gen_random_uuid(), sha256(n::text::bytea), '\\x00', 'grow' || n, 'grow' || n, now()
+                        FROM generate_series(1, 5000) n RETURNING id),
+                    numbered AS (SELECT id, row_number() OVER () AS n FROM authors)
+                    INSERT INTO cards (id, author_id, content, font, background_kind, background_ref, tags, created_at)
+                    SELECT gen_random_uuid(), a.id, 'card ' || i, 'default', 'default', 'sea-calm', ARRAY['grow' || i % 2000],
+                           now() - i * interval '1 second'
+                    FROM generate_series(1, 20000) i JOIN numbered a ON a.n = 1 + i % 5000
+                    """)
+                try await database.execute(
+                    """
+                    INSERT INTO tags (key, name, usage_count) SELECT 'grow' || n, 'grow' || n, 10 FROM generate_series(0, 1999) n
+                    """)
+                try await database.execute(
+                    """
+                    INSERT INTO card_tags (tag_key, card_id, created_at)
+                    SELECT c.tags[1], c.id, c.created_at FROM cards c
+                    """)
+                try await database.execute(
+                    """
+                    INSERT INTO likes (card_id, account_id, created_at)
+                    SELECT c.id, a.id, now() FROM (SELECT id FROM cards ORDER BY created_at DESC LIMIT 2000) c
+                    CROSS JOIN (SELECT id FROM accounts LIMIT 10) a
+                    """)
+                // The server's job analyses what grew; PostgreSQL then plans the session's statements again.
+                try await database.withDatabase { pool in _ = try await PlannerStatistics(database: pool).refresh() }
+                Self.check(try await session.explain(), when: "grown")
+                try await session.close()
+            } catch {
+                try? await session.close()
+                throw error
+            }
+        }
+    }
+
+    static func check(_ plans: [(name: String, text: String)], when: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        for ((name, text), statement) in zip(plans, Self.hot) {
+            for table in when == "grown" ? Self.grown : [] {
+                #expect(!text.contains("Seq Scan on \(table) "), "\(when): \(name) reads all of \(table):\n\(text)", sourceLocation: sourceLocation)
+            }
+            #expect(text.contains(statement.index), "\(when): \(name) does not use \(statement.index):\n\(text)", sourceLocation: sourceLocation)
+        }
+    }
+}
+
+/// One session set up as the server's pool is, holding `statements` prepared (named, as the
+/// server's are); `explain()` gives each one's generic plan, with stand-in arguments of the types
+/// PostgreSQL inferred.
+struct PlanSession {
+    let connection: PostgresConnection
+    let logger: Logger
+    let statements: [(name: String, sql: String)]
+    let tag: String
+
+    init(_ configuration: DatabaseConfiguration, tag: String, statements: [(String, String)]) async throws {
+        var logger = Logger(label: "soom-test-plans")
+        logger.logLevel = .warning
+        self.logger = logger
+        self.tag = tag
+        self.statements = statements.map { (name: $0.0, sql: $0.1) }
+        self.connection = try await TestPostgres.connect(configuration, logger: logger)
+        for setting in ["SET jit = off", "SET enable_memoize = off", "SET plan_cache_mode = force_generic_plan"] {
+            try await self.connection.query(PostgresQuery(unsafeSQL: setting), logger: logger)
+        }
+        for (index, statement) in self.statements.enumerated() {
+            try await self.connection.query(PostgresQuery(unsafeSQL: "PREPARE hot\(index) AS \(statement.sql)"), logger: logger)
+        }
+    }
+
+    func explain() async throws -> [(name: String, text: String)] {
+        var plans: [(name: String, text: String)] = []
+        for (index, statement) in self.statements.enumerated() {
+            let types = try await self.connection.query(
+                "SELECT parameter_types::text[] FROM pg_prepared_statements WHERE name = \("hot\(index)")", logger: self.logger
+            ).collect()[0].decode([String].self)
+            let arguments = types.map { type in
+                switch type {
+                case "uuid": "'\(UUID())'"
+                case "uuid[]": "ARRAY['\(UUID())', '\(UUID())']::uuid[]"
+                case "text": "'\(self.tag)'"
+                case "text[]": "ARRAY['wydm9', 'wydm8']"
+                case "bytea": "'\\x00'::bytea"
+                case "double precision": "37.5"
+                case "bigint", "integer": "21"
+                default: "NULL"
+                }
+            }
+            let lines = try await self.connection.query(
+                PostgresQuery(unsafeSQL: "EXPLAIN EXECUTE hot\(index)(\(arguments.joined(separator: ", ")))"), logger: self.logger
+            ).collect().map { try $0.decode(String.self) }
+            plans.append((statement.name, lines.joined(separator: "\n")))
+        }
+        return plans
+    }
+
+    func close() async throws {
+        try await self.connection.close()
     }
 }
