@@ -8,7 +8,7 @@ import SoomDomain
 ///
 /// Safe with several instances: every delete takes its rows `FOR UPDATE SKIP LOCKED`.
 struct ExpiredRecordsJob: Service {
-    let identity: PostgresIdentityRepository
+    let identity: any IdentityRepository
     let cards: any CardRepository
     let startAfter: OneTimeSignal
     let logger: Logger

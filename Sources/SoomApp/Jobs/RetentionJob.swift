@@ -11,8 +11,8 @@ import SoomDomain
 /// Safe with several instances: every delete takes its rows `FOR UPDATE SKIP LOCKED` (a post
 /// using an upload holds a lock on its row, so it is skipped too).
 struct RetentionJob: Service {
-    let notifications: PostgresNotificationRepository
-    let identity: PostgresIdentityRepository
+    let notifications: any NotificationRepository
+    let identity: any IdentityRepository
     let images: any ImageStore
     let startAfter: OneTimeSignal
     let logger: Logger

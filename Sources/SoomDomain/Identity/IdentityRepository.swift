@@ -43,6 +43,11 @@ public protocol IdentityRepository: Sendable {
     /// Spends the signature's challenge and deletes the account and everything it owns, only while
     /// the signing key is still the account's; keeps only the reason, the time and the fingerprint.
     func withdraw(accountID: UUID, reason: String, now: Date, signature: AccountSignature) async throws -> SignedChangeOutcome
+    /// Deletes expired spent challenges, sessions and transfer codes, at most `limit` rows of each
+    /// a call, skipping rows another instance is deleting; how many went.
+    func purgeExpired(limit: Int) async throws -> Int
+    /// Deletes up to `limit` withdrawal records made before `cutoff`; how many went.
+    func purgeWithdrawals(before cutoff: Date, limit: Int) async throws -> Int
 }
 
 /// How a change signed by the account's key ended. Refused changes leave everything as it was,

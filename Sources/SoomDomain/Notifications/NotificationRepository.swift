@@ -14,4 +14,6 @@ public protocol NotificationRepository: Sendable {
     /// Turns up to `limit` recent posts with favourited tags into `favorite_tag_used` notifications
     /// (one per post and recipient); returns how many posts it handled. Safe with several instances.
     func deliverFavoriteTagNotifications(limit: Int) async throws -> Int
+    /// Deletes up to `limit` notifications made before `cutoff`, read or not; how many went.
+    func purge(createdBefore cutoff: Date, limit: Int) async throws -> Int
 }

@@ -97,6 +97,25 @@ final class InMemoryIdentityRepository: IdentityRepository {
         self.storage.withLock { $0.accounts[id]?.account }
     }
 
+    func purgeExpired(limit: Int) async throws -> Int {
+        self.storage.withLock { storage in
+            let now = Date()
+            let sessions = storage.sessions.filter { $0.value.expiresAt < now }.keys.prefix(limit)
+            let codes = storage.transferCodes.filter { $0.value.expiresAt < now }.keys.prefix(limit)
+            for key in sessions { storage.sessions[key] = nil }
+            for key in codes { storage.transferCodes[key] = nil }
+            return sessions.count + codes.count
+        }
+    }
+
+    func purgeWithdrawals(before cutoff: Date, limit: Int) async throws -> Int {
+        self.storage.withLock { storage in
+            let old = storage.withdrawals.indices.filter { storage.withdrawals[$0].at < cutoff }.prefix(limit)
+            for index in old.reversed() { storage.withdrawals.remove(at: index) }
+            return old.count
+        }
+    }
+
     func deleteSession(tokenHash: [UInt8]) async throws {
         self.storage.withLock { $0.sessions[tokenHash] = nil }
     }
