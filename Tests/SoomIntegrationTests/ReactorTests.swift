@@ -103,11 +103,6 @@ struct CardReactorTests {
             FeedReactor.reduce(state: .pending, mutation: .pageLoaded(cards: [Self.card], nextCursor: "n"))
                 == .page(cards: [Self.card], nextCursor: "n"))
         #expect(FeedReactor.reduce(state: .pending, mutation: .pageLoaded(cards: [], nextCursor: nil)) == .page(cards: [], nextCursor: nil))
-        // Its hand-written kind (no reflection per page) is the case name the metric always had.
-        let loaded = FeedReactor.Mutation.pageLoaded(cards: [Self.card], nextCursor: nil)
-        #expect(FeedReactor.kind(of: loaded) == "pageLoaded")
-        #expect(FeedReactor.kind(of: loaded) == Mirror(reflecting: loaded).children.first?.label)
-        #expect(CardReactor.kind(of: .likeChanged(LikeState(liked: true, likeCount: 1))) == "likeChanged", "the reflecting default")
     }
 
     @Test("ImagesReactor: defaults, a picture (fresh or not modified), an upload")

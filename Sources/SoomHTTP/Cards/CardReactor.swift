@@ -40,23 +40,30 @@ struct CardReactor: Reactor {
         let viewer = self.caller.account.id
         switch action {
         case .post(let draft, let parentID, let key):
-            let posted = try await PostCard(self.cards)(by: self.caller.account, parentID: parentID, draft: draft, idempotencyKey: key)
-            if !posted.replayed { (parentID == nil ? BusinessMetrics.cardsPosted : BusinessMetrics.commentCardsPosted).increment() }
-            return [.posted(posted)]
+            return [.posted(try await PostCard(self.cards)(by: self.caller.account, parentID: parentID, draft: draft, idempotencyKey: key))]
         case .show(let id):
             return [.loaded(try await ShowCard(self.cards)(id, viewer: viewer))]
         case .delete(let id):
             try await DeleteCard(self.cards)(id, by: viewer)
             return [.deleted]
         case .like(let id, let liked):
-            let like = try await LikeCard(self.cards)(liked, cardID: id, by: viewer)
-            if liked { BusinessMetrics.likes.increment() }
-            return [.likeChanged(like)]
+            return [.likeChanged(try await LikeCard(self.cards)(liked, cardID: id, by: viewer))]
         case .report(let id, let reason):
-            let hid = try await ReportCard(self.cards)(id, reason: reason, by: viewer)
+            return [.reported(hid: try await ReportCard(self.cards)(id, reason: reason, by: viewer))]
+        }
+    }
+
+    static func count(_ mutation: Mutation) {
+        switch mutation {
+        case .posted(let posted) where !posted.replayed:
+            (posted.card.parentID == nil ? BusinessMetrics.cardsPosted : BusinessMetrics.commentCardsPosted).increment()
+        case .likeChanged(let like) where like.liked:
+            BusinessMetrics.likes.increment()
+        case .reported(let hid):
             BusinessMetrics.reports.increment()
             if hid { BusinessMetrics.cardsHidden.increment() }
-            return [.reported(hid: hid)]
+        case .posted, .loaded, .deleted, .likeChanged:
+            break
         }
     }
 

@@ -34,13 +34,6 @@ struct FeedReactor: Reactor {
         case .pageLoaded(let cards, let nextCursor, let shared): .page(cards: cards, nextCursor: nextCursor, shared: shared)
         }
     }
-
-    /// Every feed page passes here: no reflection per request (see `Reactor.kind(of:)`).
-    static func kind(of mutation: Mutation) -> String {
-        switch mutation {
-        case .pageLoaded: "pageLoaded"
-        }
-    }
 }
 
 extension FeedReactor.State: ResponseState {

@@ -26,12 +26,14 @@ struct AccountReactor: Reactor {
     func mutate(action: Action) async throws -> [Mutation] {
         switch action {
         case .register(let input):
-            let registered = try await self.registerAccount(input)
-            BusinessMetrics.signUps.increment()
-            return [.registered(registered)]
+            return [.registered(try await self.registerAccount(input))]
         case .transfer(let code, let proof):
             return [.transferred(try await self.transferAccount(code: code, proof: proof))]
         }
+    }
+
+    static func count(_ mutation: Mutation) {
+        if case .registered = mutation { BusinessMetrics.signUps.increment() }
     }
 
     static func reduce(state: State, mutation: Mutation) -> State {

@@ -21,19 +21,18 @@ public protocol Reactor: Sendable {
     /// The state after `mutation`. Pure: no effects, no throwing, no time, no randomness.
     static func reduce(state: State, mutation: Mutation) -> State
 
-    /// The mutation's case name, for `soom_reactor_mutations_total`. The default reflects on the
-    /// mutation (`Mirror`), which decodes its payload's type on every call: a reactor on a hot
-    /// path names its cases itself.
-    static func kind(of mutation: Mutation) -> String
+    /// Counts what the mutation did for people in `BusinessMetrics` (a card posted, a like, a
+    /// sign-up), the one place each such fact is counted. The default counts nothing: requests
+    /// by route and status are counted for every endpoint by `MetricsMiddleware`.
+    static func count(_ mutation: Mutation)
 }
 
 extension Reactor {
     /// Runs an action through `mutate` and folds the mutations with `reduce`; mutations are
-    /// logged at debug level (their descriptions never contain secrets) and counted by kind.
+    /// logged at debug level (their descriptions never contain secrets) and counted (`count`).
     public func run(_ action: Action, logger: Logger) async throws -> State {
         let mutations = try await self.mutate(action: action)
-        let name = String(describing: Self.self)
-        for mutation in mutations { BusinessMetrics.count(Self.kind(of: mutation), of: name) }
+        for mutation in mutations { Self.count(mutation) }
         if logger.logLevel <= .debug {
             logger.debug(
                 "reactor mutations",
@@ -42,7 +41,5 @@ extension Reactor {
         return mutations.reduce(self.initialState, Self.reduce)
     }
 
-    public static func kind(of mutation: Mutation) -> String {
-        Mirror(reflecting: mutation).children.first?.label ?? String(describing: mutation)
-    }
+    public static func count(_ mutation: Mutation) {}
 }
