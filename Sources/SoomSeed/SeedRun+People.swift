@@ -1,4 +1,5 @@
 import PostgresNIO
+import SoomData
 
 // The social graph and favourite tags: follows are generated with the other staged rows (phase 1)
 // and written after the likes; favourite tags are chosen inside the writing transaction, among the
@@ -44,8 +45,8 @@ extension SeedRun {
         // Everyone else follows the most followed account (rank 1, position 1).
         let star = min(target, people - 1)
         for (low, high) in self.chunks(2...(star + 1)) {
-            var sql = SeedSQL()
-            let anchor = try sql.bind(self.anchor)
+            var sql = SQLBuilder()
+            let anchor = sql.bind(self.anchor)
             try await self.execute(
                 sql.query(
                     """
@@ -94,8 +95,8 @@ extension SeedRun {
         }
         if staged < target {
             // Saturated: nearly every pair is taken, so the missing ones are few enough to list.
-            var sql = SeedSQL()
-            let anchor = try sql.bind(self.anchor)
+            var sql = SQLBuilder()
+            let anchor = sql.bind(self.anchor)
             staged += try await self.count(
                 sql.query(
                     """
@@ -133,8 +134,8 @@ extension SeedRun {
     /// (ON CONFLICT … RETURNING), the statement answers how many rows it added.
     private func followsStatement(count: Int, step: Int, into insert: String, suffix: String = "") throws -> PostgresQuery {
         let people = self.stagedAccounts
-        var sql = SeedSQL()
-        let anchor = try sql.bind(self.anchor)
+        var sql = SQLBuilder()
+        let anchor = sql.bind(self.anchor)
         let rank = "(1 + least(\(people - 1), floor(exp(random() * ln(\(people))))::int))"
         return sql.query(
             """
@@ -156,9 +157,9 @@ extension SeedRun {
         var written = 0
         // Ranges of follower ids (random v4 uuids spread evenly), each read in primary-key order.
         for index in 0..<pieces {
-            var sql = SeedSQL()
-            let low = try sql.bind(Self.uuidBoundary(index, of: pieces))
-            let upper = index + 1 < pieces ? "AND follower_id < \(try sql.bind(Self.uuidBoundary(index + 1, of: pieces)))" : ""
+            var sql = SQLBuilder()
+            let low = sql.bind(Self.uuidBoundary(index, of: pieces))
+            let upper = index + 1 < pieces ? "AND follower_id < \(sql.bind(Self.uuidBoundary(index + 1, of: pieces)))" : ""
             written += try await self.count(
                 sql.query(
                     """
@@ -214,8 +215,8 @@ extension SeedRun {
         var idleRounds = 0
         while staged < target && idleRounds < 3 {
             let remaining = target - staged
-            var sql = SeedSQL()
-            let anchor = try sql.bind(self.anchor)
+            var sql = SQLBuilder()
+            let anchor = sql.bind(self.anchor)
             try await self.execute("TRUNCATE seed_favorite_draws")
             try await self.execute(
                 sql.query(
@@ -239,8 +240,8 @@ extension SeedRun {
         if staged < target {
             // Saturated (nearly everyone has nine, or there are few tags): each account's best-ranked
             // tags it does not have yet; 2 × limit candidates per account always leave it room.
-            var sql = SeedSQL()
-            let anchor = try sql.bind(self.anchor)
+            var sql = SQLBuilder()
+            let anchor = sql.bind(self.anchor)
             try await self.execute("TRUNCATE seed_favorite_draws")
             try await self.execute(
                 sql.query(

@@ -1,4 +1,5 @@
 import PostgresNIO
+import SoomData
 
 // Phases 1 and 2: generate every row into session-private temporary tables, then tally the
 // counters they imply. Nothing here touches the real tables, so it needs no transaction.
@@ -32,12 +33,12 @@ extension SeedRun {
         let early = self.earlyAccounts
         let late = max(1, total - early)
         for (low, high) in self.chunks(1...total) {
-            var sql = SeedSQL()
-            let anchor = try sql.bind(self.anchor)
-            let stems = try sql.bindArray(names.stems, type: "text[]")
-            let keys = try sql.bindArray(names.keys, type: "text[]")
-            let backgrounds = try sql.bindArray(SeedVocabulary.backgrounds, type: "text[]")
-            let bios = try sql.bindArray(SeedVocabulary.bios, type: "text[]")
+            var sql = SQLBuilder()
+            let anchor = sql.bind(self.anchor)
+            let stems = sql.bindArray(names.stems, type: "text[]")
+            let keys = sql.bindArray(names.keys, type: "text[]")
+            let backgrounds = sql.bindArray(SeedVocabulary.backgrounds, type: "text[]")
+            let bios = sql.bindArray(SeedVocabulary.bios, type: "text[]")
             let spkiPrefix = try sql.bind(SeedVocabulary.p256PublicKeyPrefix)
             let stemCount = names.stems.count
             try await self.execute(
@@ -90,15 +91,15 @@ extension SeedRun {
         let total = self.plan.cards
         guard total > 0 else { return 0 }
         for (low, high) in self.chunks(1...total) {
-            var sql = SeedSQL()
-            let anchor = try sql.bind(self.anchor)
+            var sql = SQLBuilder()
+            let anchor = sql.bind(self.anchor)
             let content = try SeedVocabulary.cardContent(&sql, language: "r_language", length: "r_length")
-            let tags = try sql.bindArray(SeedVocabulary.tags, type: "text[]")
-            let backgrounds = try sql.bindArray(SeedVocabulary.backgrounds, type: "text[]")
-            let latitudes = try sql.bindArray(SeedVocabulary.cities.map(\.latitude), type: "float8[]")
-            let longitudes = try sql.bindArray(SeedVocabulary.cities.map(\.longitude), type: "float8[]")
-            let spreads = try sql.bindArray(SeedVocabulary.cities.map(\.spread), type: "float8[]")
-            let cityBuckets = try sql.bindArray(SeedVocabulary.cityThresholds, type: "float8[]")
+            let tags = sql.bindArray(SeedVocabulary.tags, type: "text[]")
+            let backgrounds = sql.bindArray(SeedVocabulary.backgrounds, type: "text[]")
+            let latitudes = sql.bindArray(SeedVocabulary.cities.map(\.latitude), type: "float8[]")
+            let longitudes = sql.bindArray(SeedVocabulary.cities.map(\.longitude), type: "float8[]")
+            let spreads = sql.bindArray(SeedVocabulary.cities.map(\.spread), type: "float8[]")
+            let cityBuckets = sql.bindArray(SeedVocabulary.cityThresholds, type: "float8[]")
             let tagCount = SeedVocabulary.tags.count
             let zipfTag = "least(\(tagCount), floor(exp(random() * ln(\(tagCount + 1))))::int)"
             try await self.execute(
@@ -154,11 +155,11 @@ extension SeedRun {
         let cards = self.plan.cards
         guard total > 0 else { return 0 }
         for (low, high) in self.chunks(1...total) {
-            var sql = SeedSQL()
-            let anchor = try sql.bind(self.anchor)
+            var sql = SQLBuilder()
+            let anchor = sql.bind(self.anchor)
             let content = try SeedVocabulary.commentContent(&sql, language: "r_language")
-            let tags = try sql.bindArray(SeedVocabulary.tags, type: "text[]")
-            let backgrounds = try sql.bindArray(SeedVocabulary.backgrounds, type: "text[]")
+            let tags = sql.bindArray(SeedVocabulary.tags, type: "text[]")
+            let backgrounds = sql.bindArray(SeedVocabulary.backgrounds, type: "text[]")
             let tagCount = SeedVocabulary.tags.count
             try await self.execute(
                 sql.query(
@@ -248,8 +249,8 @@ extension SeedRun {
         let cards = self.plan.cards
         let comments = self.plan.comments
         let onComment = comments > 0 ? "random() < 0.06" : "false"
-        var sql = SeedSQL()
-        let anchor = try sql.bind(self.anchor)
+        var sql = SQLBuilder()
+        let anchor = sql.bind(self.anchor)
         let select = """
             SELECT card_id, (SELECT ids FROM people)[1 + floor(width_bucket(created_at, (SELECT times FROM people)) * random())::int],
                    created_at

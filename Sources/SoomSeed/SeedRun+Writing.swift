@@ -1,4 +1,5 @@
 import PostgresNIO
+import SoomData
 
 // Phases 3 and 4: copy the staged rows into the real tables, counters included, then recount.
 // `SeedRun.execute` calls all of these inside its one transaction.
@@ -95,7 +96,7 @@ extension SeedRun {
     /// Inserts the uploaded backgrounds' images, then all staged cards with their counters, in
     /// `n` order; returns the cards and images written.
     mutating func writeCards() async throws -> Int {
-        var sql = SeedSQL()
+        var sql = SQLBuilder()
         let png = try sql.bind(SeedVocabulary.uploadPNG)
         self.summary.images = try await self.count(
             sql.query(
@@ -167,9 +168,9 @@ extension SeedRun {
         var written = 0
         // Ranges of card ids (random v4 uuids spread evenly), each read in primary-key order.
         for index in 0..<pieces {
-            var sql = SeedSQL()
-            let low = try sql.bind(Self.uuidBoundary(index, of: pieces))
-            let upper = index + 1 < pieces ? "AND card_id < \(try sql.bind(Self.uuidBoundary(index + 1, of: pieces)))" : ""
+            var sql = SQLBuilder()
+            let low = sql.bind(Self.uuidBoundary(index, of: pieces))
+            let upper = index + 1 < pieces ? "AND card_id < \(sql.bind(Self.uuidBoundary(index + 1, of: pieces)))" : ""
             written += try await self.count(
                 sql.query(
                     """

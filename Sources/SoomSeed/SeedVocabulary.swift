@@ -1,8 +1,9 @@
 import Foundation
+import SoomData
 import SoomDomain
 
 /// What the generated rows are made of: words, tags, places and fixed bytes. The text builders
-/// bind their word arrays into the given `SeedSQL` and return SQL expressions that pick from them.
+/// bind their word arrays into the given `SQLBuilder` and return SQL expressions that pick from them.
 enum SeedVocabulary {
     static let backgrounds = DefaultBackground.all.map(\.name)
 
@@ -68,7 +69,7 @@ enum SeedVocabulary {
     static func sentenceLimit(longest: Int) -> Int { min(4, (200 + 1) / (longest + 1)) }
 
     /// A card's text: 72% Korean, 1–4 sentences (10–200 characters).
-    static func cardContent(_ sql: inout SeedSQL, language: String, length: String) throws -> String {
+    static func cardContent(_ sql: inout SQLBuilder, language: String, length: String) throws -> String {
         let korean = try self.koreanSentence(&sql)
         let english = try self.englishSentence(&sql)
         let koreanLongest =
@@ -90,11 +91,11 @@ enum SeedVocabulary {
     }
 
     /// A comment card's text: a reply, sometimes followed by a sentence.
-    static func commentContent(_ sql: inout SeedSQL, language: String) throws -> String {
+    static func commentContent(_ sql: inout SQLBuilder, language: String) throws -> String {
         let korean = try self.koreanSentence(&sql)
         let english = try self.englishSentence(&sql)
-        let koreanReplies = try sql.bindArray(self.koreanReplies, type: "text[]")
-        let englishReplies = try sql.bindArray(self.englishReplies, type: "text[]")
+        let koreanReplies = sql.bindArray(self.koreanReplies, type: "text[]")
+        let englishReplies = sql.bindArray(self.englishReplies, type: "text[]")
         return """
             CASE WHEN \(language) < 0.72
                  THEN \(self.pick(koreanReplies, self.koreanReplies.count)) || CASE WHEN random() < 0.35 THEN ' ' || \(korean) ELSE '' END
@@ -102,11 +103,11 @@ enum SeedVocabulary {
             """
     }
 
-    private static func koreanSentence(_ sql: inout SeedSQL) throws -> String {
-        let times = try sql.bindArray(self.koreanTimes, type: "text[]")
-        let subjects = try sql.bindArray(self.koreanSubjects, type: "text[]")
-        let predicates = try sql.bindArray(self.koreanPredicates, type: "text[]")
-        let lines = try sql.bindArray(self.koreanLines, type: "text[]")
+    private static func koreanSentence(_ sql: inout SQLBuilder) throws -> String {
+        let times = sql.bindArray(self.koreanTimes, type: "text[]")
+        let subjects = sql.bindArray(self.koreanSubjects, type: "text[]")
+        let predicates = sql.bindArray(self.koreanPredicates, type: "text[]")
+        let lines = sql.bindArray(self.koreanLines, type: "text[]")
         return """
             (CASE WHEN random() < 0.2 THEN \(self.pick(lines, self.koreanLines.count))
                   ELSE CASE WHEN random() < 0.65 THEN \(self.pick(times, self.koreanTimes.count)) || ' ' ELSE '' END
@@ -114,12 +115,12 @@ enum SeedVocabulary {
             """
     }
 
-    private static func englishSentence(_ sql: inout SeedSQL) throws -> String {
-        let times = try sql.bindArray(self.englishTimes, type: "text[]")
-        let subjects = try sql.bindArray(self.englishSubjects, type: "text[]")
-        let capitalised = try sql.bindArray(self.englishCapitalisedSubjects, type: "text[]")
-        let predicates = try sql.bindArray(self.englishPredicates, type: "text[]")
-        let lines = try sql.bindArray(self.englishLines, type: "text[]")
+    private static func englishSentence(_ sql: inout SQLBuilder) throws -> String {
+        let times = sql.bindArray(self.englishTimes, type: "text[]")
+        let subjects = sql.bindArray(self.englishSubjects, type: "text[]")
+        let capitalised = sql.bindArray(self.englishCapitalisedSubjects, type: "text[]")
+        let predicates = sql.bindArray(self.englishPredicates, type: "text[]")
+        let lines = sql.bindArray(self.englishLines, type: "text[]")
         return """
             (CASE WHEN random() < 0.2 THEN \(self.pick(lines, self.englishLines.count))
                   ELSE CASE WHEN random() < 0.5 THEN \(self.pick(times, self.englishTimes.count)) || ' ' || \(self.pick(subjects, self.englishSubjects.count))
