@@ -477,7 +477,7 @@ def report(rows_path, stages_path, empty_path, cache, out):
         table + [""] + facts + ["", f"Reads while the database was empty (same routes, 32 connections): {reads}.", "",
                                 f"Goals: {results['PASS']} PASS, {results['FAIL']} FAIL (SOOM_FEED_CACHE={cache})."]
         + [f"- FAIL: {f}" for f in failed]
-        + ([f"Rows measured while other work used more than 0.2 cores (their figures are low): {len(busy)}"] + [f"- {b}" for b in busy]
+        + ([f"Rows measured while other work used more than 0.3 cores (their figures are low): {len(busy)}"] + [f"- {b}" for b in busy]
            if busy else [])) + "\n"
     with open(out, "w") as f:
         f.write(text)

@@ -188,17 +188,23 @@ empty_row() {
     awk -v label="$label" '/requests in/ { n = $1 } /Non-2xx/ { e = $NF } END { printf "%s\t%d\t%d\n", label, n, e }' "$file" >>"$EMPTY"
 }
 
-# One measured row (wrk_run, then its numbers into $ROWS); STAGE_LABEL names the stage. CPU in
-# cores during the measured part (monitor.py, from 1 s in to 1 s before the end): soom, PostgreSQL
-# and everything else, which says when other work on the machine skewed the row.
+# One measured row: the warm-up (WARMUP s, unmeasured), then wrk_run, then its numbers into $ROWS;
+# STAGE_LABEL names the stage. CPU in cores during the measured run (monitor.py, from 1 s in to
+# 1 s before the end; the middle half of runs shorter than 4 s): soom, PostgreSQL and everything
+# else, which says when other work on the machine skewed the row.
 measure_row() {
     local route=$1 label=$2; shift 2
     local name="$STAGE_LABEL: $label" file monitor
     file="$WORK/$(printf '%s' "$name" | tr -c 'a-zA-Z0-9' '_').txt"
-    (sleep "$((WARMUP + 1))" && exec python3 "$HERE/monitor.py" --pid "$SERVER_PID" --pg-pid "$POSTMASTER" \
-        --duration "$((DURATION > 3 ? DURATION - 2 : 1))") >"$file.monitor" 2>&1 &
+    if [ "$WARMUP" != 0 ]; then
+        say "wrk: $name (warm-up, $WARMUP s)"
+        wrk -t "$THREADS" -c "$CONNECTIONS" -d "${WARMUP}s" "$@" >"$file.warmup" 2>&1 || true
+    fi
+    (sleep "$(awk -v d="$DURATION" 'BEGIN { print (d >= 4 ? 1 : d / 4) }')" &&
+        exec python3 "$HERE/monitor.py" --pid "$SERVER_PID" --pg-pid "$POSTMASTER" \
+            --duration "$(awk -v d="$DURATION" 'BEGIN { print (d >= 4 ? d - 2 : d / 2) }')") >"$file.monitor" 2>&1 &
     monitor=$!
-    wrk_run "$name" "$@" >&2
+    WARMUP=0 wrk_run "$name" "$@" >&2
     wait "$monitor" || true
     awk -v stage="$STAGE_LABEL" -v route="$route" -v label="$label" '
         function ms(v) { if (v ~ /us$/) return v / 1000; if (v ~ /ms$/) return v + 0; if (v ~ /m$/) return v * 60000; if (v ~ /s$/) return v * 1000; return v + 0 }
@@ -208,7 +214,7 @@ measure_row() {
         /Non-2xx or 3xx responses/ { non2xx = $NF }
         /Socket errors/ { gsub(",", ""); socket = $4 + $6 + $8 + $10 }
         /^MONITOR/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); m[kv[1]] = kv[2] }
-                     cpu = m["cpu_soom"] " / " m["cpu_postgres"] " / " m["cpu_other"]; if (m["cpu_other"] > 0.2) other = m["cpu_other"] " cores (" m["other_top"] ")" }
+                     cpu = m["cpu_soom"] " / " m["cpu_postgres"] " / " m["cpu_other"]; if (m["cpu_other"] > 0.3) other = m["cpu_other"] " cores (" m["other_top"] ")" }
         END { printf "%s\t%s\t%s\t%.1f\t%.3f\t%.3f\t%d\t%d\t%s\t%s\n", stage, route, label, rps, p50, p99, non2xx, socket, cpu, other }
     ' "$file" "$file.monitor" >>"$ROWS"
 }
