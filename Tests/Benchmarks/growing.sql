@@ -152,14 +152,18 @@ GROUP BY id;
 ALTER TABLE grow_counts ADD PRIMARY KEY (id);
 
 -- The cards, oldest first; the burst goes in after the comment cards, the last cards of the stage.
+CREATE TEMPORARY VIEW grow_card_rows AS
+SELECT c.g, c.burst, c.id, c.author_id, NULL::uuid AS parent_id, c.content, c.font, 'default' AS background_kind, c.background, c.tags,
+       l.key AS geo_cell, l.cell_latitude, l.cell_longitude, c.created_at,
+       CASE WHEN c.story THEN c.created_at + interval '24 hours' END AS expires_at,
+       coalesce(k.likes, 0) AS like_count, coalesce(k.comments, 0) AS comment_count
+FROM grow_cards c LEFT JOIN LATERAL soom_geo_cell(c.latitude, c.longitude) AS l ON c.latitude IS NOT NULL LEFT JOIN grow_counts k ON k.id = c.id;
+
 INSERT INTO cards (id, author_id, parent_id, content, font, background_kind, background_ref, tags,
                    geo_cell, geo_latitude, geo_longitude, created_at, expires_at, like_count, comment_count)
-SELECT c.id, c.author_id, NULL, c.content, c.font, 'default', c.background, c.tags,
-       l.key, l.cell_latitude, l.cell_longitude, c.created_at, CASE WHEN c.story THEN c.created_at + interval '24 hours' END,
-       coalesce(k.likes, 0), coalesce(k.comments, 0)
-FROM grow_cards c LEFT JOIN LATERAL soom_geo_cell(c.latitude, c.longitude) AS l ON c.latitude IS NOT NULL LEFT JOIN grow_counts k ON k.id = c.id
-WHERE NOT c.burst
-ORDER BY c.g;
+SELECT id, author_id, parent_id, content, font, background_kind, background, tags, geo_cell, cell_latitude, cell_longitude,
+       created_at, expires_at, like_count, comment_count
+FROM grow_card_rows WHERE NOT burst ORDER BY g;
 
 INSERT INTO cards (id, author_id, parent_id, content, font, background_kind, background_ref, tags, created_at, like_count)
 SELECT m.id, m.author_id, m.parent_id, m.content, m.font, 'default', m.background, m.tags, m.created_at, coalesce(k.likes, 0)
@@ -168,12 +172,9 @@ ORDER BY m.created_at;
 
 INSERT INTO cards (id, author_id, parent_id, content, font, background_kind, background_ref, tags,
                    geo_cell, geo_latitude, geo_longitude, created_at, expires_at, like_count, comment_count)
-SELECT c.id, c.author_id, NULL, c.content, c.font, 'default', c.background, c.tags,
-       l.key, l.cell_latitude, l.cell_longitude, c.created_at, CASE WHEN c.story THEN c.created_at + interval '24 hours' END,
-       coalesce(k.likes, 0), coalesce(k.comments, 0)
-FROM grow_cards c LEFT JOIN LATERAL soom_geo_cell(c.latitude, c.longitude) AS l ON c.latitude IS NOT NULL LEFT JOIN grow_counts k ON k.id = c.id
-WHERE c.burst
-ORDER BY c.g;
+SELECT id, author_id, parent_id, content, font, background_kind, background, tags, geo_cell, cell_latitude, cell_longitude,
+       created_at, expires_at, like_count, comment_count
+FROM grow_card_rows WHERE burst ORDER BY g;
 
 -- A top-level card counts on its author.
 UPDATE accounts a SET card_count = a.card_count + k.n

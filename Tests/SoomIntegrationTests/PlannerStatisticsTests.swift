@@ -21,17 +21,7 @@ struct PlannerStatisticsTests {
                 _ = try await statistics.refresh()
                 #expect(!(try await statistics.refresh()).contains("cards"))
 
-                try await database.execute(
-                    """
-                    WITH authors AS (
-                        INSERT INTO accounts (id, key_fingerprint, public_key, nickname, nickname_key, created_at)
-                        SELECT gen_random_uuid(), sha256(n::text::bytea), '\\x00', 'grow' || n, 'grow' || n, now()
-                        FROM generate_series(1, 200) n RETURNING id),
-                    numbered AS (SELECT id, row_number() OVER () AS n FROM authors)
-                    INSERT INTO cards (id, author_id, content, font, background_kind, background_ref, created_at)
-                    SELECT gen_random_uuid(), a.id, 'card ' || i, 'default', 'default', 'sea-calm', now() - i * interval '1 second'
-                    FROM generate_series(1, 20000) i JOIN numbered a ON a.n = 1 + i % 200
-                    """)
+                try await database.insertBurst(accounts: 200, cards: 20_000)
                 #expect(try await Self.estimatedRows("cards", in: database) < 1000, "no statistics yet for the new rows")
 
                 let analysed = try await statistics.refresh()

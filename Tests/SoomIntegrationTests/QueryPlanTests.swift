@@ -106,27 +106,7 @@ struct GrowingQueryPlanTests {
                 Self.check(try await session.explain(), when: "empty")
 
                 // Then a burst, with nobody running ANALYZE: 5,000 accounts, 20,000 cards, 2,000 tags, likes.
-                try await database.execute(
-                    """
-                    WITH authors AS (
-                        INSERT INTO accounts (id, key_fingerprint, public_key, nickname, nickname_key, created_at)
-                        SELECT gen_random_uuid(), sha256(n::text::bytea), '\\x00', 'grow' || n, 'grow' || n, now()
-                        FROM generate_series(1, 5000) n RETURNING id),
-                    numbered AS (SELECT id, row_number() OVER () AS n FROM authors)
-                    INSERT INTO cards (id, author_id, content, font, background_kind, background_ref, tags, created_at)
-                    SELECT gen_random_uuid(), a.id, 'card ' || i, 'default', 'default', 'sea-calm', ARRAY['grow' || i % 2000],
-                           now() - i * interval '1 second'
-                    FROM generate_series(1, 20000) i JOIN numbered a ON a.n = 1 + i % 5000
-                    """)
-                try await database.execute(
-                    """
-                    INSERT INTO tags (key, name, usage_count) SELECT 'grow' || n, 'grow' || n, 10 FROM generate_series(0, 1999) n
-                    """)
-                try await database.execute(
-                    """
-                    INSERT INTO card_tags (tag_key, card_id, created_at)
-                    SELECT c.tags[1], c.id, c.created_at FROM cards c
-                    """)
+                try await database.insertBurst(accounts: 5_000, cards: 20_000, tags: 2_000)
                 try await database.execute(
                     """
                     INSERT INTO likes (card_id, account_id, created_at)

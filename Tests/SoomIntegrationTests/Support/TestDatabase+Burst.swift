@@ -1,0 +1,31 @@
+import Foundation
+
+extension TestDatabase {
+    /// A burst of data written straight into the tables, as a busy first hour or a bulk import
+    /// would leave them, with nobody running `ANALYZE`: `accounts` new accounts (no keys) and
+    /// `cards` top-level cards spread over them one second apart, newest first; with `tags` > 0,
+    /// each card carries one of that many tags (`grow0`…), counted in `tags` and `card_tags`.
+    func insertBurst(accounts: Int, cards: Int, tags: Int = 0) async throws {
+        let tagArray = tags > 0 ? "ARRAY['grow' || i % \(tags)]" : "'{}'::text[]"
+        try await self.execute(
+            """
+            WITH authors AS (
+                INSERT INTO accounts (id, key_fingerprint, public_key, nickname, nickname_key, created_at)
+                SELECT gen_random_uuid(), sha256(n::text::bytea), '\\x00', 'grow' || n, 'grow' || n, now()
+                FROM generate_series(1, \(unescaped: String(accounts))) n RETURNING id),
+            numbered AS (SELECT id, row_number() OVER () AS n FROM authors)
+            INSERT INTO cards (id, author_id, content, font, background_kind, background_ref, tags, created_at)
+            SELECT gen_random_uuid(), a.id, 'card ' || i, 'default', 'default', 'sea-calm', \(unescaped: tagArray),
+                   now() - i * interval '1 second'
+            FROM generate_series(1, \(unescaped: String(cards))) i JOIN numbered a ON a.n = 1 + i % \(unescaped: String(accounts))
+            """)
+        guard tags > 0 else { return }
+        try await self.execute(
+            """
+            INSERT INTO tags (key, name, usage_count)
+            SELECT 'grow' || n, 'grow' || n, (\(unescaped: String(cards)) + \(unescaped: String(tags)) - 1 - n) / \(unescaped: String(tags))
+            FROM generate_series(0, \(unescaped: String(tags - 1))) n
+            """)
+        try await self.execute("INSERT INTO card_tags (tag_key, card_id, created_at) SELECT c.tags[1], c.id, c.created_at FROM cards c")
+    }
+}
