@@ -83,6 +83,14 @@ public final class FeedPageCache: Sendable {
     private enum Kept {
         case page(FeedPage)
         case chunk(NearbyChunk)
+
+        /// Whether it shows a story past its expiry at `now`.
+        func hasExpired(at now: Date) -> Bool {
+            switch self {
+            case .page(let page): page.cards.contains { $0.expiresAt.map { $0 <= now } ?? false }
+            case .chunk(let chunk): chunk.hasExpired(at: now)
+            }
+        }
     }
 
     private enum Change {
@@ -112,12 +120,7 @@ public final class FeedPageCache: Sendable {
             }
         }
 
-        func hasExpired(at now: Date) -> Bool {
-            switch self.kept {
-            case .page(let page): page.cards.contains { $0.expiresAt.map { $0 <= now } ?? false }
-            case .chunk(let chunk): chunk.hasExpired(at: now)
-            }
-        }
+        func hasExpired(at now: Date) -> Bool { self.kept.hasExpired(at: now) }
     }
 
     /// Which page: the feed, where it starts and how many cards it holds.
@@ -355,11 +358,8 @@ public final class FeedPageCache: Sendable {
             }
             if resumeNow { continuation.resume(returning: self.kept(key, at: now)) }
         }
-        guard let kept else { return nil }
-        switch kept {
-        case .page(let page): return page.cards.contains { $0.expiresAt.map { $0 <= now } ?? false } ? nil : kept
-        case .chunk(let chunk): return chunk.hasExpired(at: now) ? nil : kept
-        }
+        guard let kept, !kept.hasExpired(at: now) else { return nil }
+        return kept
     }
 
     /// Drops every page and chunk: after a change that may move cards onto or off pages, or change authors.
