@@ -27,7 +27,7 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
     let database = Database(client: client, logger: databaseLogger, deadline: configuration.requestDeadline)
     let identityRepository = PostgresIdentityRepository(database: database)
     let sessions = SessionCache(lifetime: configuration.sessionCacheLifetime)
-    let feedPages = FeedPageCache(lifetime: configuration.feedCacheLifetime)
+    let feedPages = FeedPageCache(lifetime: configuration.feedCacheLifetime, memos: .encodedCards)
     let identity = IdentityEnvironment(repository: identityRepository, crypto: OpenSSLIdentityCrypto(), sessions: sessions, feedPages: feedPages)
     let cardRepository = PostgresCardRepository(database: database)
     let cards = CardEnvironment(cards: cardRepository, moderation: configuration.moderation, feedPages: feedPages)

@@ -136,7 +136,31 @@ struct FeedPageCacheTests {
         #expect(cache.bytes == 0)
     }
 
-    @Test("when full, expired pages go first, then all")
+    @Test("every kept page and chunk entry gets fresh memos from the maker; without one, none")
+    func memos() throws {
+        let cache = FeedPageCache(lifetime: 1, memos: CountingMemo.maker)
+        let first = try #require(cache.store(Self.page(Self.card()), for: Self.latest, ticket: cache.ticket(at: Self.start)))
+        let again = try #require(cache.store(Self.page(Self.card()), for: Self.latest, ticket: cache.ticket(at: Self.start.addingTimeInterval(0.1))))
+        guard case .page(let firstMemo) = first.shared, case .page(let againMemo) = again.shared else {
+            Issue.record("kept pages carry a page memo")
+            return
+        }
+        #expect(firstMemo !== againMemo, "a page read again gets a fresh memo")
+        #expect(cache.page(Self.latest, at: Self.start.addingTimeInterval(0.2))?.shared == again.shared)
+
+        let key = NearbyChunk.Key(prefix: "wydm9", after: nil, size: 2)
+        let centre = try GeoLocation(latitude: 37.5, longitude: 127)
+        let chunk = NearbyChunk(entries: [Self.card(), Self.card()].map { NearbyChunk.Entry(card: $0, micros: 1, centre: centre) }, size: 2)
+        let kept = try #require(cache.store(chunk, for: key, ticket: cache.ticket(at: Self.start)))
+        #expect(kept == chunk, "memos are not part of the value")
+        let entryMemos = kept.entries.compactMap(\.memo)
+        #expect(entryMemos.count == 2 && entryMemos[0] !== entryMemos[1])
+
+        let plain = FeedPageCache(lifetime: 1)
+        #expect(plain.store(Self.page(Self.card()), for: Self.latest, ticket: plain.ticket(at: Self.start))?.shared == nil)
+    }
+
+    @Test("when full, expired pages go first, then arbitrary ones; the newest is always kept")
     func capacity() {
         let cache = FeedPageCache(lifetime: 1, capacity: 2)
         func key(_ limit: Int) -> FeedPageCache.Key { FeedPageCache.Key(.latest, after: nil, limit: limit)! }
@@ -146,8 +170,10 @@ struct FeedPageCacheTests {
         #expect(cache.count == 2)
         #expect(cache.page(key(2), at: Self.start.addingTimeInterval(1.2)) != nil)
         cache.store(Self.page(), for: key(4), ticket: cache.ticket(at: Self.start.addingTimeInterval(1.3)))
-        #expect(cache.count == 1)
+        #expect(cache.count == 2)
         #expect(cache.page(key(4), at: Self.start.addingTimeInterval(1.3)) != nil)
+        let survivors = [key(2), key(3)].filter { cache.page($0, at: Self.start.addingTimeInterval(1.3)) != nil }
+        #expect(survivors.count == 1, "one of the fresh pages made room")
     }
 }
 

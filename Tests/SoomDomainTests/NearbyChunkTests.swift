@@ -39,7 +39,8 @@ struct NearbyChunkTests {
     }
 
     static func environment(_ repository: RecordingCardRepository) -> CardEnvironment {
-        CardEnvironment(cards: repository, feedPages: FeedPageCache(lifetime: 1), now: { Date(timeIntervalSince1970: 1_900_000_000) })
+        CardEnvironment(
+            cards: repository, feedPages: FeedPageCache(lifetime: 1, memos: CountingMemo.maker), now: { Date(timeIntervalSince1970: 1_900_000_000) })
     }
 
     /// Every page of the feed, through cursors.
@@ -206,7 +207,7 @@ struct NearbyChunkTests {
         let cell = GeoCell(containing: Self.seoul)
         let key = NearbyChunk.Key(prefix: String(cell.key.prefix(5)), after: nil, size: 21)
         let old = NearbyChunk(entries: [Self.entry(at: Self.seoul, micros: 1)], size: 21)
-        #expect(cache.store(old, for: key, ticket: cache.ticket(at: start)))
+        #expect(cache.store(old, for: key, ticket: cache.ticket(at: start)) == old)
 
         // A read-ahead begins; a post in the prefix lands meanwhile and drops the kept chunk.
         #expect(cache.chunks([key], at: start.addingTimeInterval(0.8)).due == [key])
@@ -217,8 +218,8 @@ struct NearbyChunkTests {
         async let waited = cache.awaitChunk(key, at: start.addingTimeInterval(0.85))
         try await Task.sleep(for: .milliseconds(50))
         let kept = cache.store(old, for: key, ticket: ticket)
-        #expect(!kept, "read before the post")
-        cache.land(key, with: kept ? old : nil)
+        #expect(kept == nil, "read before the post")
+        cache.land(key, with: kept)
         #expect(await waited == nil, "the waiter reads its page exactly, and sees the post")
 
         // A story that expired before the waiter's time is not served to it, even from a fresh read.
@@ -226,7 +227,7 @@ struct NearbyChunkTests {
         #expect(cache.claim([key]) == ([key], []))
         async let late = cache.awaitChunk(key, at: start.addingTimeInterval(3))
         try await Task.sleep(for: .milliseconds(50))
-        #expect(cache.store(story, for: key, ticket: cache.ticket(at: start.addingTimeInterval(2))))
+        #expect(cache.store(story, for: key, ticket: cache.ticket(at: start.addingTimeInterval(2))) == story)
         cache.land(key, with: story)
         #expect(await late == nil)
 

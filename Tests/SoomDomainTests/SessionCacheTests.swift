@@ -60,13 +60,21 @@ struct SessionCacheTests {
         #expect(cache.count == 1)
     }
 
-    @Test("a read that started before an invalidation or a reconnect is not kept")
+    @Test("a read that started before an invalidation of its account or a reconnect is not kept")
     func staleReads() {
         let cache = Self.listening()
+        let session = Self.session()
         let ticket = cache.ticket()
-        cache.invalidate(account: UUID())  // any account: the read cannot know which one it raced
-        cache.store(Self.session(), tokenHash: [1], ticket: ticket, now: Self.start)
+        cache.invalidate(account: session.account.id)
+        cache.store(session, tokenHash: [1], ticket: ticket, now: Self.start)
         #expect(cache.count == 0)
+
+        // Another account's change does not concern this read.
+        let unrelated = cache.ticket()
+        cache.invalidate(account: UUID())
+        cache.store(session, tokenHash: [1], ticket: unrelated, now: Self.start)
+        #expect(cache.count == 1)
+        cache.invalidate(account: session.account.id)
 
         let beforeLoss = cache.ticket()
         cache.suspend()

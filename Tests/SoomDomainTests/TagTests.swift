@@ -53,10 +53,10 @@ struct TagTests {
         let ranking = [TagUsage(name: "a", usageCount: 1)]
         #expect(cache.ranking(at: start) == nil)
         cache.store(ranking, readAt: start)
-        #expect(cache.ranking(at: start.addingTimeInterval(0.2)) == ranking)
-        #expect(cache.ranking(at: start.addingTimeInterval(0.25)) == nil)
         cache.store([], readAt: start.addingTimeInterval(-1))  // an older read never replaces a newer one
         #expect(cache.ranking(at: start.addingTimeInterval(0.1)) == ranking)
+        #expect(cache.ranking(at: start.addingTimeInterval(0.2)) == ranking)
+        #expect(cache.ranking(at: start.addingTimeInterval(0.25)) == nil)
         #expect(TagRankingCache(lifetime: 60).lifetime == 1)
         let off = TagRankingCache(lifetime: 0)
         off.store(ranking, readAt: start)

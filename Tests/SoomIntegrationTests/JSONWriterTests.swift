@@ -111,7 +111,7 @@ struct JSONWriterTests {
 
         // A kept shared page's cards, written once into its memo and completed per reader, are
         // byte for byte what writing each card gives, for every reader's flags.
-        let memo = SharedPageMemo()
+        let memo = JSONMemo<SharedCardsJSON>()
         for viewer in [card.author.id, plain.author.id, UUID()] {
             let page = [card, plain].map { $0.seen(by: viewer, liked: $0.id == card.id && viewer == plain.author.id) }
             var direct = JSONWriter()
@@ -132,7 +132,7 @@ struct JSONWriterTests {
         // Nearby cards from kept chunk entries: each card's common members are written once into
         // its entry's memo; each reader's distance and flags (and a count their own like made
         // newer) are their own, and the bytes are what writing each card gives.
-        let memos = [SharedPageMemo(), SharedPageMemo()]
+        let memos = [JSONMemo<SharedCardJSON>(), JSONMemo<SharedCardJSON>()]
         let readers: [(UUID, Double, Int?)] = [(card.author.id, 300, nil), (plain.author.id, 2_000, card.likeCount + 1), (UUID(), 100, nil)]
         for (viewer, metres, likeCount) in readers {
             let page = [card, plain].map {
@@ -146,13 +146,13 @@ struct JSONWriterTests {
         }
         #expect(memos.map { $0.value { SharedCardJSON(card) }.id } == [card.id, plain.id], "the first reader's write filled the memos")
         // A reader who liked a card carries their own count for it: they do not fill its memo.
-        let untouched = SharedPageMemo()
+        let untouched = JSONMemo<SharedCardJSON>()
         var liker = JSONWriter()
         CardListBody(
             cards: [card.seen(by: plain.author.id, liked: true, likeCount: card.likeCount + 1)], nextCursor: nil, shared: .cards([untouched])
         )
         .write(to: &liker)
-        #expect(untouched.peek(SharedCardJSON.self) == nil)
+        #expect(untouched.peek() == nil)
         // Memos that do not match the page's cards one for one are not used.
         var mismatched = JSONWriter()
         CardListBody(cards: [plain, card], nextCursor: nil, shared: .cards(memos)).write(to: &mismatched)

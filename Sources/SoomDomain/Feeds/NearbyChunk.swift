@@ -37,14 +37,20 @@ public struct NearbyChunk: Sendable, Equatable {
         public let micros: Int64
         public let centre: GeoLocation
         /// What outer layers derive from this card as everyone sees it, once for every reader whose
-        /// page shows it (`SharedMemos.cards`); not part of the entry's value.
-        public let memo: SharedPageMemo
+        /// page shows it (`SharedMemos.cards`); set on the entries of a kept chunk
+        /// (`FeedPageCache.store`), not part of the entry's value.
+        public let memo: (any SharedMemo)?
 
-        public init(card: Card, micros: Int64, centre: GeoLocation) {
+        public init(card: Card, micros: Int64, centre: GeoLocation, memo: (any SharedMemo)? = nil) {
             self.card = card
             self.micros = micros
             self.centre = centre
-            self.memo = SharedPageMemo()
+            self.memo = memo
+        }
+
+        /// The same entry, with `memo` for what outer layers derive from it.
+        func keeping(_ memo: (any SharedMemo)?) -> Entry {
+            Entry(card: self.card, micros: self.micros, centre: self.centre, memo: memo)
         }
 
         public var position: FeedPosition { FeedPosition(createdAtMicros: self.micros, id: self.card.id) }

@@ -68,8 +68,9 @@ extension ReadFeed {
                         let chunks = try await self.environment.cards.nearbyChunks(mine)
                         for (key, chunk) in zip(mine, chunks) {
                             // This page uses what it read; waiting readers get it only if kept.
-                            cache.land(key, with: cache.store(chunk, for: key, ticket: ticket) ? chunk : nil)
-                            read[key] = chunk
+                            let kept = cache.store(chunk, for: key, ticket: ticket)
+                            cache.land(key, with: kept)
+                            read[key] = kept ?? chunk
                         }
                     } catch {
                         for key in mine { cache.land(key, with: nil) }
@@ -116,8 +117,9 @@ extension ReadFeed {
             let shown = candidates.prefix(limit).map { lanes[$0.lane].entries[$0.index] }
             let distances = candidates.prefix(limit).map(\.distance)
             let next = candidates.count > limit ? shown.last?.position : nil
+            let memos = shown.compactMap(\.memo)
             let shared = FeedPage(
-                cards: zip(shown, distances).map { $0.card.measured($1) }, next: next, shared: .cards(shown.map(\.memo)))
+                cards: zip(shown, distances).map { $0.card.measured($1) }, next: next, shared: memos.count == shown.count ? .cards(memos) : nil)
             if shared.cards.isEmpty { return shared }
             let marks = try await self.environment.cards.viewerMarks(
                 of: viewer, cards: shared.cards.map(\.id), authors: Array(Set(shared.cards.map(\.author.id))))
@@ -141,7 +143,7 @@ extension ReadFeed {
             do {
                 let chunks = try await cards.nearbyChunks(keys)
                 for (key, chunk) in zip(keys, chunks) {
-                    cache.land(key, with: cache.store(chunk, for: key, ticket: ticket) ? chunk : nil)
+                    cache.land(key, with: cache.store(chunk, for: key, ticket: ticket))
                 }
             } catch {
                 for key in keys { cache.land(key, with: nil) }

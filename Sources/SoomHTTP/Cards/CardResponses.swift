@@ -137,9 +137,10 @@ struct CardListBody: JSONWritable, Equatable {
         case .cards(let memos) where memos.count == self.cards.count:
             ListJSON.write(self.cards.indices, nextCursor: self.nextCursor, to: &writer) { index, writer in
                 let card = self.cards[index]
+                guard let memo = memos[index] as? JSONMemo<SharedCardJSON> else { return CardBody(card: card).write(to: &writer) }
                 // A card the reader liked carries their count, maybe newer than the shared one: it
                 // may use the memo but not fill it.
-                let written = card.likedByMe ? memos[index].peek(SharedCardJSON.self) : memos[index].value { SharedCardJSON(card) }
+                let written = card.likedByMe ? memo.peek() : memo.value { SharedCardJSON(card) }
                 // The memo belongs to the entry this card came from.
                 guard let written, written.id == card.id, written.likeCount == card.likeCount else { return CardBody(card: card).write(to: &writer) }
                 writer.openObject(written.members)
@@ -151,10 +152,11 @@ struct CardListBody: JSONWritable, Equatable {
         }
     }
 
-    private func write(fromPage shared: SharedPageMemo, to writer: inout JSONWriter) {
+    private func write(fromPage shared: any SharedMemo, to writer: inout JSONWriter) {
         // A reader who liked a card on the page carries their count for it, maybe newer than the
         // shared one: they may use the memo but not fill it.
-        let written = self.cards.contains(where: \.likedByMe) ? shared.peek(SharedCardsJSON.self) : shared.value { SharedCardsJSON(self.cards) }
+        let memo = shared as? JSONMemo<SharedCardsJSON>
+        let written = self.cards.contains(where: \.likedByMe) ? memo?.peek() : memo?.value { SharedCardsJSON(self.cards) }
         // The memo belongs to the page these cards came from; the check costs a comparison of IDs.
         guard let written, written.ids.elementsEqual(self.cards.lazy.map(\.id)) else {
             return ListJSON.write(self.cards, nextCursor: self.nextCursor, to: &writer) { CardBody(card: $0).write(to: &$1) }
@@ -169,7 +171,7 @@ struct CardListBody: JSONWritable, Equatable {
     }
 }
 
-/// A nearby card's members as `CardBody.writeCommon` writes them, kept in its chunk entry's `SharedPageMemo`.
+/// A nearby card's members as `CardBody.writeCommon` writes them, kept in its chunk entry's `JSONMemo`.
 struct SharedCardJSON: Sendable {
     let id: UUID
     let likeCount: Int
@@ -184,7 +186,7 @@ struct SharedCardJSON: Sendable {
     }
 }
 
-/// A shared page's cards as `CardBody.writeShared` writes them, kept in the page's `SharedPageMemo`.
+/// A shared page's cards as `CardBody.writeShared` writes them, kept in the page's `JSONMemo`.
 struct SharedCardsJSON: Sendable {
     let ids: [UUID]
     let likeCounts: [Int]

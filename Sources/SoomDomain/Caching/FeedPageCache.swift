@@ -1,0 +1,297 @@
+import Foundation
+
+/// Pages of the feeds that look the same to everyone (`latest` and a tag's), kept for at most
+/// `lifetime` (never more than a second) so that a page many people open at once is read from
+/// PostgreSQL once.
+///
+/// What is kept is the *shared* page: the cards as a viewer with no likes and no blocks sees them.
+/// `ReadFeed` completes it for each viewer with one small read (`CardRepository.viewerMarks`):
+/// `likedByMe`, and whether a block between the viewer and an author on the page requires the
+/// exact per-viewer read. `isMine` is the author's ID. So likes and blocks are always current;
+/// what may be up to `lifetime` old is the shared part: which cards are on the page, their text,
+/// counts and authors' names and pictures.
+///
+/// It also keeps the nearby feed's shared part, `NearbyChunk`s: the newest cards of one index
+/// prefix, from which `ReadFeed` makes any reader's page around any point in memory.
+///
+/// - This instance's own changes are never served stale: the use cases that change what a page
+///   shows call, once the change is committed, `invalidatePost(in:replyingTo:)` (a post: every
+///   page, and the chunks of the new card's cell), `invalidateAll()` (a deletion, a card hidden
+///   by reports, a withdrawal, a new name or picture) or `invalidate(card:)` (a like). A like
+///   drops only the pages showing that card and refuses only reads that included it.
+/// - Other instances' changes show here within `lifetime`.
+/// - A story is never served past its expiry: a kept page holding an expired card is dropped.
+/// - The age of a page counts from the moment its read *started*, and a read that started before
+///   an invalidation is not kept (`Ticket`).
+///
+/// Memory is bounded by `capacity` pages and `byteBudget` (estimated from the cards' text, twice:
+/// the cards and what their `SharedMemo`s keep); a page larger than a sixteenth of the budget is not
+/// kept. A lifetime of zero disables it.
+///
+/// The mechanism (tickets, single flight, read-ahead, memory bounds) is `InvalidatedCache`'s:
+/// pages and chunks by key, tagged with their cards' IDs.
+public final class FeedPageCache: Sendable {
+    /// The longest a shared page may be served after its read started.
+    public static let maximumLifetime: TimeInterval = 1
+    /// Pages and chunks kept at most by default.
+    public static let defaultCapacity = 2048
+    /// Bytes kept pages may take by default (see `cost(of:)`).
+    public static let defaultByteBudget = 32 << 20
+    /// Changes remembered for refusing reads that began before them; a read older than the oldest
+    /// remembered change is refused.
+    public static let changeLogSize = 1024
+    /// The share of `lifetime` after which a kept page or chunk still in use is read again ahead of
+    /// its expiry: a quarter of the lifetime is left for that read to land.
+    public static let refreshAhead = 0.75
+
+    /// What outer layers keep with each kept page and chunk entry.
+    public let memos: SharedMemoMaker
+    private let kept: InvalidatedCache<StoreKey, Kept, UUID>
+
+    /// What a kept entry is: a shared page, or a nearby chunk.
+    fileprivate enum StoreKey: Hashable, Sendable {
+        case page(Key)
+        case chunk(NearbyChunk.Key)
+
+        /// Whether a post in `cell` (nil: not a located top-level card) changes what is kept here.
+        func isChanged(byPostIn cell: String?) -> Bool {
+            switch self {
+            case .page: true
+            case .chunk(let chunk): cell?.hasPrefix(chunk.prefix) == true
+            }
+        }
+    }
+
+    fileprivate enum Kept: Sendable {
+        case page(FeedPage)
+        case chunk(NearbyChunk)
+
+        var cardIDs: [UUID] {
+            switch self {
+            case .page(let page): page.cards.map(\.id)
+            case .chunk(let chunk): chunk.entries.map(\.card.id)
+            }
+        }
+
+        /// Whether it shows a story past its expiry at `now`.
+        func hasExpired(at now: Date) -> Bool {
+            switch self {
+            case .page(let page): page.cards.contains { $0.expiresAt.map { $0 <= now } ?? false }
+            case .chunk(let chunk): chunk.hasExpired(at: now)
+            }
+        }
+    }
+
+    /// Which page: the feed, where it starts and how many cards it holds.
+    public struct Key: Hashable, Sendable {
+        let scope: String
+        let afterMicros: Int64?
+        let afterID: UUID?
+        let limit: Int
+
+        /// Nil for a feed whose pages differ between viewers (only `latest` and tag feeds are shared).
+        public init?(_ feed: Feed, after position: FeedPosition?, limit: Int) {
+            switch feed {
+            case .latest, .tag: break
+            case .popular, .nearby, .author, .comments, .following: return nil
+            }
+            self.scope = feed.scope
+            self.afterMicros = position?.createdAtMicros
+            self.afterID = position?.id
+            self.limit = limit
+        }
+    }
+
+    /// Taken before a read; `store` keeps the read's page only if nothing it shows was invalidated since.
+    public struct Ticket: Sendable {
+        fileprivate let ticket: InvalidatedCache<StoreKey, Kept, UUID>.Ticket
+        let readAt: Date
+    }
+
+    /// - Parameters:
+    ///   - lifetime: clamped to 0…1 second; 0 turns the cache off.
+    ///   - memos: what outer layers keep with each kept page and chunk entry (none by default).
+    public init(
+        lifetime: TimeInterval, capacity: Int = FeedPageCache.defaultCapacity, byteBudget: Int = FeedPageCache.defaultByteBudget,
+        memos: SharedMemoMaker = .none
+    ) {
+        self.memos = memos
+        self.kept = InvalidatedCache(
+            lifetime: min(max(lifetime, 0), Self.maximumLifetime), capacity: capacity, byteBudget: byteBudget,
+            changeLogSize: Self.changeLogSize, refreshAhead: Self.refreshAhead, tags: { $0.cardIDs },
+            isServable: { !$0.hasExpired(at: $1) })
+    }
+
+    public var lifetime: TimeInterval { self.kept.lifetime }
+    /// Pages kept at most; when full, the expired ones go, and if that is not enough, arbitrary ones.
+    public var capacity: Int { self.kept.capacity }
+    public var byteBudget: Int { self.kept.byteBudget }
+    public var isEnabled: Bool { self.lifetime > 0 }
+
+    /// How many pages and chunks are kept, and their estimated bytes (for tests).
+    public var count: Int { self.kept.count }
+    public var bytes: Int { self.kept.bytes }
+
+    // MARK: Pages
+
+    /// The kept page for `key` if it is younger than `lifetime` at `now` and none of its cards has expired.
+    public func page(_ key: Key, at now: Date) -> FeedPage? {
+        guard case .page(let page) = self.kept.value(.page(key), at: now) else { return nil }
+        return page
+    }
+
+    /// What a reader of a shared page does (`lookUp`).
+    public enum PageLookup: Sendable {
+        /// The kept page serves. With `refresh`, it is in its last quarter of life and now claimed
+        /// for this reader, who reads it again in the background and must `land` it.
+        case kept(FeedPage, refresh: Bool)
+        /// Nobody keeps or reads it: this reader reads it, `store`s it and must `land` it, whatever happens.
+        case read
+        /// Another reader is reading it: `awaitPage`.
+        case wait
+    }
+
+    /// The shared page for `key`, or who reads it (`InvalidatedCache.lookUp`). So when a page many
+    /// people read expires, one of them reads it and the others wait for that read instead of all
+    /// reading it at once (they would stall together, every lifetime); and a page in use is read
+    /// again before it expires, so that nobody waits at all.
+    public func lookUp(_ key: Key, at now: Date) -> PageLookup {
+        switch self.kept.lookUp(.page(key), at: now) {
+        case .kept(.page(let page), let refresh): .kept(page, refresh: refresh)
+        case .kept(.chunk, _): preconditionFailure("a page key keeps a page")
+        case .read: .read
+        case .wait: .wait
+        }
+    }
+
+    /// Ends the caller's read of a page it was given to read by `lookUp`: `page` is what `store`
+    /// kept (nil if the read failed or was not kept), handed to every reader waiting for it.
+    public func land(_ key: Key, with page: FeedPage?) {
+        self.kept.land(.page(key), with: page.map(Kept.page))
+    }
+
+    /// The page someone else is reading, once they have it; nil when their read failed or was not
+    /// kept, or when a story on it has expired at `now` (read it yourself then).
+    public func awaitPage(_ key: Key, at now: Date) async -> FeedPage? {
+        guard case .page(let page) = await self.kept.awaitValue(.page(key), at: now) else { return nil }
+        return page
+    }
+
+    /// Take this before reading a page or chunk to keep.
+    public func ticket(at now: Date) -> Ticket {
+        Ticket(ticket: self.kept.ticket(), readAt: now)
+    }
+
+    /// Keeps `page`, read with `ticket`, unless something it shows was invalidated since the
+    /// ticket was taken; the page as kept, with its memo (hand it to waiting readers: `land`), or nil.
+    @discardableResult
+    public func store(_ page: FeedPage, for key: Key, ticket: Ticket) -> FeedPage? {
+        // A fresh memo per kept page: what outer layers derive from it lives and dies with it.
+        let kept = FeedPage(cards: page.cards, next: page.next, shared: self.memos.page().map(SharedMemos.page))
+        return self.kept.store(.page(kept), for: .page(key), readAt: ticket.readAt, cost: Self.cost(of: page), ticket: ticket.ticket) ? kept : nil
+    }
+
+    // MARK: Nearby chunks
+
+    /// The kept nearby chunk for `key`, under the same rules as a page.
+    public func chunk(_ key: NearbyChunk.Key, at now: Date) -> NearbyChunk? {
+        guard case .chunk(let chunk) = self.kept.value(.chunk(key), at: now) else { return nil }
+        return chunk
+    }
+
+    /// The kept chunks for `keys`, in order (nil where none is kept), under one lock; and `due`:
+    /// those of them older than `refreshAhead` of the lifetime that nobody is reading yet, now
+    /// claimed for the caller, who reads them again in the background and must `land` each.
+    ///
+    /// So a chunk many readers use is replaced before it expires, while they go on using it: none
+    /// of them waits for its read, and chunks of many places do not all expire and get read at
+    /// the same moment. A chunk nobody asks for in its last quarter expires as before.
+    public func chunks(_ keys: [NearbyChunk.Key], at now: Date) -> (chunks: [NearbyChunk?], due: [NearbyChunk.Key]) {
+        let (values, due) = self.kept.values(keys.map(StoreKey.chunk), at: now)
+        return (
+            values.map { value in
+                guard case .chunk(let chunk) = value else { return nil }
+                return chunk
+            },
+            due.compactMap { key in
+                guard case .chunk(let chunk) = key else { return nil }
+                return chunk
+            }
+        )
+    }
+
+    /// Keeps `chunk`, read with `ticket`, unless a card it shows changed or a card was posted in
+    /// its prefix since the ticket was taken; the chunk as kept, with a memo per entry (hand it to
+    /// waiting readers: `land`), or nil.
+    @discardableResult
+    public func store(_ chunk: NearbyChunk, for key: NearbyChunk.Key, ticket: Ticket) -> NearbyChunk? {
+        // A fresh memo per kept entry: what outer layers derive from a card lives and dies with it.
+        let kept = NearbyChunk(entries: chunk.entries.map { $0.keeping(self.memos.card()) }, size: chunk.size)
+        let cost = Self.cost(of: chunk.entries.map(\.card))
+        return self.kept.store(.chunk(kept), for: .chunk(key), readAt: ticket.readAt, cost: cost, ticket: ticket.ticket) ? kept : nil
+    }
+
+    /// For chunks not kept: which of `keys` the caller must read (nobody else is reading them; it
+    /// must call `land` for each, whatever happens) and which are being read by someone else
+    /// (`awaitChunk`). So when a kept chunk expires under many readers, one of them reads it
+    /// again and the others wait for that read instead of all reading it at once.
+    public func claim(_ keys: [NearbyChunk.Key]) -> (mine: [NearbyChunk.Key], others: [NearbyChunk.Key]) {
+        let (mine, others) = self.kept.claim(keys.map(StoreKey.chunk))
+        func chunks(_ keys: [StoreKey]) -> [NearbyChunk.Key] {
+            keys.compactMap { key in
+                guard case .chunk(let chunk) = key else { return nil }
+                return chunk
+            }
+        }
+        return (chunks(mine), chunks(others))
+    }
+
+    /// Ends the caller's read of a claimed chunk: `chunk` is what `store` kept (nil if the read
+    /// failed or the chunk was not kept — a change since the read began, say), handed to every
+    /// reader waiting for it.
+    public func land(_ key: NearbyChunk.Key, with chunk: NearbyChunk?) {
+        self.kept.land(.chunk(key), with: chunk.map(Kept.chunk))
+    }
+
+    /// The chunk someone else is reading, once they have it; nil when their read failed or was
+    /// not kept, when it ended before this call and the chunk is not kept, or when a story in it
+    /// has expired at `now`.
+    public func awaitChunk(_ key: NearbyChunk.Key, at now: Date) async -> NearbyChunk? {
+        guard case .chunk(let chunk) = await self.kept.awaitValue(.chunk(key), at: now) else { return nil }
+        return chunk
+    }
+
+    // MARK: Invalidation
+
+    /// Drops every page and chunk: after a change that may move cards onto or off pages, or change authors.
+    public func invalidateAll() {
+        self.kept.invalidateAll()
+    }
+
+    /// Drops the pages and chunks showing the card, and refuses reads begun before that show it:
+    /// after a change to its counts only.
+    public func invalidate(card id: UUID) {
+        self.kept.invalidate(.tag(id))
+    }
+
+    /// After a card was posted: drops every shared page, the chunks of the prefixes of `cell` (a
+    /// located top-level card's cell key; nil otherwise) and what shows `parent` (whose comment
+    /// count moved), and refuses the same of reads begun before. The chunks of other places stay:
+    /// a post in one city does not empty the nearby feeds of every other.
+    public func invalidatePost(in cell: String?, replyingTo parent: UUID?) {
+        let post = InvalidatedCache<StoreKey, Kept, UUID>.Change.keys { $0.isChanged(byPostIn: cell) }
+        if let parent { self.kept.invalidate(post, .tag(parent)) } else { self.kept.invalidate(post) }
+    }
+
+    /// An estimate of what keeping `page` costs: its cards' text twice (the cards, and the memo's
+    /// encoded copy), and a fixed part per card for IDs, times, counts and the structure.
+    public static func cost(of page: FeedPage) -> Int {
+        Self.cost(of: page.cards)
+    }
+
+    static func cost(of cards: [Card]) -> Int {
+        cards.reduce(256) { total, card in
+            total + 640 + 2 * (card.content.utf8.count + card.author.nickname.utf8.count + card.tags.reduce(0) { $0 + $1.utf8.count + 8 })
+        }
+    }
+}
