@@ -195,11 +195,9 @@ extension PostgresCardRepository {
     }
 
     public func refreshPopularRanking(limit: Int) async throws {
-        try await self.database.transaction { connection in
+        // One instance at a time; the others skip this round.
+        try await self.database.transaction(holding: .popularRanking) { connection in
             let logger = self.database.logger
-            // One instance at a time; the others skip this round.
-            let locked = try await connection.query("SELECT pg_try_advisory_xact_lock(\(Self.popularLockKey))", logger: logger).collect()
-            guard try locked[0].decode(Bool.self) else { return }
             try await connection.query(
                 """
                 WITH generation AS (INSERT INTO popular_generations (computed_at) VALUES (now()) RETURNING generation)
@@ -218,9 +216,6 @@ extension PostgresCardRepository {
                 """, logger: logger)
         }
     }
-
-    /// Arbitrary, fixed: the advisory lock all instances agree on for the ranking ("soompopu").
-    static let popularLockKey: Int64 = 0x736F_6F6D_706F_7075
 
     /// One transaction: deletes the expired stories with their counters, then releases their
     /// tags (within a minute of expiry: the job runs every 30 seconds).

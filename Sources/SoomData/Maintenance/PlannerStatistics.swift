@@ -36,10 +36,8 @@ public struct PlannerStatistics: Sendable {
     /// Analyses the tables that are due; their names.
     @discardableResult
     public func refresh() async throws -> [String] {
-        try await self.database.transaction { connection in
+        let analysed = try await self.database.transaction(holding: .plannerStatistics) { connection -> [String] in
             let logger = self.database.logger
-            let locked = try await connection.query("SELECT pg_try_advisory_xact_lock(\(Self.lockKey))", logger: logger).collect()
-            guard try locked[0].decode(Bool.self) else { return [] }
             let due = try await connection.query(
                 """
                 SELECT c.relname FROM pg_class c
@@ -58,8 +56,6 @@ public struct PlannerStatistics: Sendable {
             try await connection.query(PostgresQuery(unsafeSQL: "ANALYZE (SKIP_LOCKED) \(tables)"), logger: logger)
             return due
         }
+        return analysed ?? []
     }
-
-    /// Arbitrary, fixed: the advisory lock all instances agree on for this ("soomstat").
-    static let lockKey: Int64 = 0x736F_6F6D_7374_6174
 }

@@ -5,12 +5,9 @@ import PostgresNIO
 ///
 /// Each migration runs once, in order, in its own transaction, and is recorded with its checksum
 /// in `schema_migrations`. Concurrent starters (several server instances, or `soom migrate`
-/// beside a server) are serialised with a PostgreSQL advisory lock. An applied migration whose
+/// beside a server) are serialised with a PostgreSQL advisory lock (`AdvisoryLock.migrations`). An applied migration whose
 /// file has changed stops everything with `MigrationError.changedAfterApplying`.
 public struct Migrator: Sendable {
-    /// Arbitrary, fixed: the advisory lock key all Soom instances agree on ("soommigr").
-    static let lockKey: Int64 = 0x736F_6F6D_6D69_6772
-
     let client: PostgresClient
     let migrations: [Migration]
     let logger: Logger
@@ -30,16 +27,16 @@ public struct Migrator: Sendable {
             // restores the connection's own values before it goes back to the pool.
             try await connection.query("SET statement_timeout = 0", logger: self.logger)
             try await connection.query("SET lock_timeout = 0", logger: self.logger)
-            try await connection.query("SELECT pg_advisory_lock(\(Self.lockKey))", logger: self.logger)
+            try await connection.query("SELECT pg_advisory_lock(\(AdvisoryLock.migrations.rawValue))", logger: self.logger)
             do {
                 let applied = try await self.applyPending(on: connection)
-                try await connection.query("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: self.logger)
+                try await connection.query("SELECT pg_advisory_unlock(\(AdvisoryLock.migrations.rawValue))", logger: self.logger)
                 try await connection.query("RESET statement_timeout", logger: self.logger)
                 try await connection.query("RESET lock_timeout", logger: self.logger)
                 return applied
             } catch {
                 // The lock is per session; release it so a retry or another instance can proceed.
-                _ = try? await connection.query("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: self.logger)
+                _ = try? await connection.query("SELECT pg_advisory_unlock(\(AdvisoryLock.migrations.rawValue))", logger: self.logger)
                 _ = try? await connection.query("RESET statement_timeout", logger: self.logger)
                 _ = try? await connection.query("RESET lock_timeout", logger: self.logger)
                 throw error
