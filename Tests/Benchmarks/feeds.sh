@@ -15,6 +15,8 @@
 #   SOOM_BENCH_SEED_CARDS=1000000         cards to seed when the database is empty (accounts = cards/20)
 #   SOOM_BENCH_PORT=8182  SOOM_BENCH_DURATION=20  SOOM_BENCH_CONNECTIONS=32  SOOM_BENCH_THREADS=2
 #   SOOM_BENCH_SKIP_BUILD=0               1: use the existing .build-release binary
+#   SOOM_BENCH_BIN=<path to soom>         measure this binary instead (implies SOOM_BENCH_SKIP_BUILD=1):
+#                                         another commit's release build, for a before/after comparison
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -26,9 +28,10 @@ DURATION=${SOOM_BENCH_DURATION:-20}
 CONNECTIONS=${SOOM_BENCH_CONNECTIONS:-32}
 THREADS=${SOOM_BENCH_THREADS:-2}
 SKIP_BUILD=${SOOM_BENCH_SKIP_BUILD:-0}
+[ -n "${SOOM_BENCH_BIN:-}" ] && SKIP_BUILD=1
 URL="http://127.0.0.1:$PORT"
 WORK=$(mktemp -d /tmp/soom-feeds-bench.XXXXXX)
-BIN="$ROOT/.build-release/release/soom"
+BIN=${SOOM_BENCH_BIN:-$ROOT/.build-release/release/soom}
 SERVER_PID=""
 MONITOR_PID=""
 
