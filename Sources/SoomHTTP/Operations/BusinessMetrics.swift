@@ -1,7 +1,8 @@
 import Metrics
 
 /// What the service does for people, as Prometheus counters (`soom_*_total` at `/metrics`).
-/// Counted from the mutations that say it happened (`Reactor.count`), once the use case succeeded.
+/// Counted from the mutations that say it happened (the reactor's `counter(for:)`, applied by
+/// `Reactor.transform`), once the use case succeeded.
 enum BusinessMetrics {
     static let cardsPosted = Counter(label: "soom_cards_posted", dimensions: [("kind", "card")])
     static let commentCardsPosted = Counter(label: "soom_cards_posted", dimensions: [("kind", "comment")])
