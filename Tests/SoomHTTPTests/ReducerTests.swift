@@ -40,14 +40,14 @@ struct ReducerTests {
         #expect(card.tags == ["하늘", "바다"] && card.parentID == parentID)
         #expect(mutations == [.stored(card), .tagsCounted(["하늘", "바다"]), .commentCounted(parentID: parentID)])
         #expect(mutations.reduce(reactor.initialState(for: action), CardReactor.reduce) == .posted(card))
-        #expect(mutations.compactMap(CardReactor.counter(for:)).map(ObjectIdentifier.init) == [ObjectIdentifier(BusinessMetrics.commentCardsPosted)])
+        #expect(mutations.compactMap(CardReactor.counter(for:)) == [.commentCardPosted])
     }
 
     @Test("a top-level card without tags is one fact; a replay is one fact, counted nowhere, answered like the first")
     func postAndReplay() throws {
         let card = try Self.card()
         #expect(CardReactor.mutations(of: PostedCard(card: card, replayed: false)) == [.stored(card)])
-        #expect(CardReactor.counter(for: .stored(card)) === BusinessMetrics.cardsPosted)
+        #expect(CardReactor.counter(for: .stored(card)) == .cardPosted)
         let tagged = try Self.card(parentID: UUID(), tags: ["하늘"])
         let replay = CardReactor.mutations(of: PostedCard(card: tagged, replayed: true))
         #expect(replay == [.replayed(tagged)])
@@ -63,8 +63,7 @@ struct ReducerTests {
         #expect(mutations == [.reported(id), .hidden(id)])
         #expect(reactor.initialState(for: .report(id, .abuse)) == .reportAccepted)
         #expect(mutations.reduce(reactor.initialState(for: .report(id, .abuse)), CardReactor.reduce) == .reportAccepted)
-        let counted = mutations.compactMap(CardReactor.counter(for:)).map(ObjectIdentifier.init)
-        #expect(counted == [ObjectIdentifier(BusinessMetrics.reports), ObjectIdentifier(BusinessMetrics.cardsHidden)])
+        #expect(mutations.compactMap(CardReactor.counter(for:)) == [.report, .cardHidden])
         #expect(try await Self.cardReactor(reporting: .reported).mutate(action: .report(id, .abuse)) == [.reported(id)])
     }
 
@@ -130,7 +129,7 @@ struct ReducerTests {
         let transfer: [AccountReactor.Mutation] = [.transferred(signedIn), .oldDeviceSignedOut]
         #expect(transfer.reduce(.error(.internalError), AccountReactor.reduce) == .signedIn(signedIn))
         #expect(transfer.compactMap(AccountReactor.counter(for:)).isEmpty)
-        #expect(AccountReactor.counter(for: .registered(signedIn)) === BusinessMetrics.signUps)
+        #expect(AccountReactor.counter(for: .registered(signedIn)) == .signUp)
         #expect(try AccountReactor.State.error(.internalError).response().status == .internalServerError)
     }
 

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import Metrics
 import SoomDomain
 
 /// A card's routes: post a card or comment card, read one, delete one, like and unlike, report.
@@ -95,12 +94,12 @@ struct CardReactor: Reactor {
         }
     }
 
-    static func counter(for mutation: Mutation) -> Counter? {
+    static func counter(for mutation: Mutation) -> BusinessMetrics? {
         switch mutation {
-        case .stored(let card): card.parentID == nil ? BusinessMetrics.cardsPosted : BusinessMetrics.commentCardsPosted
-        case .likeSet(let like) where like.liked: BusinessMetrics.likes
-        case .reported: BusinessMetrics.reports
-        case .hidden: BusinessMetrics.cardsHidden
+        case .stored(let card): card.parentID == nil ? .cardPosted : .commentCardPosted
+        case .likeSet(let like) where like.liked: .like
+        case .reported: .report
+        case .hidden: .cardHidden
         case .replayed, .tagsCounted, .commentCounted, .loaded, .deleted, .likeSet: nil
         }
     }

@@ -1,5 +1,4 @@
 import Hummingbird
-import Metrics
 import SoomDomain
 
 /// `POST /v1/accounts` (register a device) and `POST /v1/accounts/transfer` (move an account to a new device).
@@ -46,8 +45,8 @@ struct AccountReactor: Reactor {
         }
     }
 
-    static func counter(for mutation: Mutation) -> Counter? {
-        if case .registered = mutation { BusinessMetrics.signUps } else { nil }
+    static func counter(for mutation: Mutation) -> BusinessMetrics? {
+        if case .registered = mutation { .signUp } else { nil }
     }
 }
 

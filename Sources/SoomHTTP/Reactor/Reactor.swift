@@ -1,5 +1,4 @@
 import Logging
-import Metrics
 
 /// One request's worth of behaviour, in the ReactorKit shape.
 ///
@@ -36,10 +35,10 @@ public protocol Reactor: Sendable {
     static func reduce(state: State, mutation: Mutation) -> State
 
     /// The `BusinessMetrics` counter the mutation's fact adds one to (a card posted, a like, a
-    /// sign-up), the one place each such fact is counted; nil for a fact not counted. The
-    /// default counts nothing: requests by route and status are counted for every endpoint by
+    /// sign-up), the one place each such fact is named; nil for a fact not counted. The default
+    /// counts nothing: requests by route and status are counted for every endpoint by
     /// `MetricsMiddleware`.
-    static func counter(for mutation: Mutation) -> Counter?
+    static func counter(for mutation: Mutation) -> BusinessMetrics?
 }
 
 extension Reactor {
@@ -62,5 +61,5 @@ extension Reactor {
         return mutations
     }
 
-    public static func counter(for mutation: Mutation) -> Counter? { nil }
+    public static func counter(for mutation: Mutation) -> BusinessMetrics? { nil }
 }
