@@ -22,9 +22,11 @@ struct PeopleReactorTests {
 
     @Test("PeopleReactor: each mutation becomes its state, and the profile JSON has exactly the contract's members")
     func peopleReactor() throws {
-        #expect(PeopleReactor.reduce(state: .pending, mutation: .profileLoaded(Self.profile)) == .profile(Self.profile))
         #expect(
-            PeopleReactor.reduce(state: .pending, mutation: .followChanged(following: true, followerCount: 7))
+            PeopleReactor.reduce(state: .error(SoomError.accountNotVisible.apiError), mutation: .profileLoaded(Self.profile))
+                == .profile(Self.profile))
+        #expect(
+            PeopleReactor.reduce(state: .error(SoomError.accountNotVisible.apiError), mutation: .followChanged(following: true, followerCount: 7))
                 == .follow(following: true, followerCount: 7))
         #expect(PeopleReactor.reduce(state: .profile(Self.profile), mutation: .blockChanged(true)) == .block(true))
         let profile = try Self.object(ProfileBody(profile: Self.profile))
@@ -38,16 +40,17 @@ struct PeopleReactorTests {
         let encoded = try JSON.encoder.encode(FollowBody(following: false, followerCount: 0))
         let follow = try #require(try JSONSerialization.jsonObject(with: encoded) as? [String: Any])
         #expect(follow["following"] as? Bool == false && follow["followerCount"] as? Int == 0 && follow.count == 2)
-        #expect(throws: (any Error).self) { try PeopleReactor.State.pending.response() }
+        #expect(try PeopleReactor.State.error(SoomError.accountNotVisible.apiError).response().status == .notFound)
     }
 
     @Test("PeopleListReactor and NotificationReactor: pages become states, marking read is 204")
     func listReactors() throws {
         #expect(
-            PeopleListReactor.reduce(state: .pending, mutation: .profilesLoaded([Self.profile], nextCursor: "c"))
+            PeopleListReactor.reduce(state: .profiles([], nextCursor: nil), mutation: .profilesLoaded([Self.profile], nextCursor: "c"))
                 == .profiles([Self.profile], nextCursor: "c"))
         #expect(
-            PeopleListReactor.reduce(state: .pending, mutation: .blocksLoaded([Self.user], nextCursor: nil)) == .blocks([Self.user], nextCursor: nil))
+            PeopleListReactor.reduce(state: .blocks([], nextCursor: nil), mutation: .blocksLoaded([Self.user], nextCursor: nil))
+                == .blocks([Self.user], nextCursor: nil))
         let blocks = try Self.object(ListBody(items: [UserSummaryBody(user: Self.user)], nextCursor: nil))
         #expect(blocks["nextCursor"] is NSNull && (blocks["items"] as? [[String: Any]])?.first?.count == 3)
 
@@ -55,8 +58,9 @@ struct PeopleReactorTests {
             id: UUID(), type: .favoriteTagUsed, createdAt: Date(timeIntervalSince1970: 1_800_000_000.123), read: false, actor: Self.user,
             cardID: UUID(), tag: "하늘", until: nil)
         #expect(
-            NotificationReactor.reduce(state: .pending, mutation: .loaded([notification], nextCursor: nil)) == .page([notification], nextCursor: nil))
-        #expect(NotificationReactor.reduce(state: .pending, mutation: .markedRead) == .done)
+            NotificationReactor.reduce(state: .page([], nextCursor: nil), mutation: .loaded([notification], nextCursor: nil))
+                == .page([notification], nextCursor: nil))
+        #expect(NotificationReactor.reduce(state: .done, mutation: .markedRead(notification.id)) == .done)
         #expect(try NotificationReactor.State.done.response().status == .noContent)
         let page = try Self.object(ListBody(items: [NotificationBody(notification: notification)], nextCursor: "n"))
         let item = try #require((page["items"] as? [[String: Any]])?.first)

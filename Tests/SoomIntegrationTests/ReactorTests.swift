@@ -14,18 +14,18 @@ struct ReactorTests {
     @Test("ChallengeReactor: issued challenge becomes the state")
     func challenge() {
         let challenge = Challenge(id: "sealed", nonceBytes: Array(repeating: 7, count: 32), expiresAt: Date(timeIntervalSince1970: 300))
-        #expect(ChallengeReactor.reduce(state: .pending, mutation: .issued(challenge)) == .issued(challenge))
+        #expect(ChallengeReactor.reduce(state: .error(.internalError), mutation: .issued(challenge)) == .issued(challenge))
     }
 
     @Test("AccountReactor: registration and transfer both end signed in")
     func account() {
-        #expect(AccountReactor.reduce(state: .pending, mutation: .registered(Self.signedIn)) == .signedIn(Self.signedIn))
-        #expect(AccountReactor.reduce(state: .pending, mutation: .transferred(Self.signedIn)) == .signedIn(Self.signedIn))
+        #expect(AccountReactor.reduce(state: .error(.internalError), mutation: .registered(Self.signedIn)) == .signedIn(Self.signedIn))
+        #expect(AccountReactor.reduce(state: .error(.internalError), mutation: .transferred(Self.signedIn)) == .signedIn(Self.signedIn))
     }
 
     @Test("SessionReactor: sign-in and sign-out")
     func session() {
-        #expect(SessionReactor.reduce(state: .pending, mutation: .signedIn(Self.signedIn)) == .signedIn(Self.signedIn))
+        #expect(SessionReactor.reduce(state: .error(.internalError), mutation: .signedIn(Self.signedIn)) == .signedIn(Self.signedIn))
         #expect(SessionReactor.reduce(state: .signedIn(Self.signedIn), mutation: .signedOut) == .signedOut)
     }
 
@@ -34,24 +34,18 @@ struct ReactorTests {
         var updated = Self.account
         updated.bio = "새 소개"
         let mutations: [MeReactor.Mutation] = [.loaded(Self.account), .updated(updated)]
-        #expect(mutations.reduce(MeReactor.State.pending, MeReactor.reduce) == .account(updated))
+        #expect(mutations.reduce(MeReactor.State.withdrawn, MeReactor.reduce) == .account(updated))
         #expect(MeReactor.reduce(state: .account(Self.account), mutation: .withdrew) == .withdrawn)
         let issued = IssueTransferCode.Issued(code: "ABCD-EFGH-JKMN-PQRS", expiresAt: .distantFuture)
-        #expect(MeReactor.reduce(state: .pending, mutation: .issuedTransferCode(issued)) == .transferCode(issued))
+        #expect(MeReactor.reduce(state: .error(.internalError), mutation: .issuedTransferCode(issued)) == .transferCode(issued))
     }
 
     @Test("NicknameReactor: suggestion and validation")
     func nickname() throws {
         let nickname = try Nickname(validating: "고요한 고래")
-        #expect(NicknameReactor.reduce(state: .pending, mutation: .suggested(nickname)) == .suggestion(nickname))
-        #expect(NicknameReactor.reduce(state: .pending, mutation: .checked(problem: .taken)) == .validation(problem: .taken))
-        #expect(NicknameReactor.reduce(state: .pending, mutation: .checked(problem: nil)) == .validation(problem: nil))
-    }
-
-    @Test("a reactor that ends without a final state is a server bug, not a silent empty response")
-    func pendingIsAnError() {
-        #expect(throws: IncompleteReactorState.self) { try ChallengeReactor.State.pending.response() }
-        #expect(throws: IncompleteReactorState.self) { try MeReactor.State.pending.response() }
+        #expect(NicknameReactor.reduce(state: .error(.internalError), mutation: .suggested(nickname)) == .suggestion(nickname))
+        #expect(NicknameReactor.reduce(state: .error(.internalError), mutation: .checked(problem: .taken)) == .validation(problem: .taken))
+        #expect(NicknameReactor.reduce(state: .error(.internalError), mutation: .checked(problem: nil)) == .validation(problem: nil))
     }
 
     @Test("mutation descriptions never contain the session token or a transfer code")
@@ -73,10 +67,10 @@ struct ReactorTests {
 struct OperationsReactorTests {
     @Test("liveness, readiness either way, and the document")
     func reduce() {
-        #expect(OperationsReactor.reduce(state: .pending, mutation: .alive) == .alive)
-        #expect(OperationsReactor.reduce(state: .pending, mutation: .databaseChecked(reachable: true)) == .ready)
-        #expect(OperationsReactor.reduce(state: .pending, mutation: .databaseChecked(reachable: false)) == .notReady)
-        #expect(OperationsReactor.reduce(state: .pending, mutation: .documentLoaded) == .document)
+        #expect(OperationsReactor.reduce(state: .alive, mutation: .alive) == .alive)
+        #expect(OperationsReactor.reduce(state: .notReady, mutation: .databaseChecked(reachable: true)) == .ready)
+        #expect(OperationsReactor.reduce(state: .notReady, mutation: .databaseChecked(reachable: false)) == .notReady)
+        #expect(OperationsReactor.reduce(state: .document, mutation: .documentLoaded) == .document)
     }
 }
 
@@ -90,28 +84,28 @@ struct CardReactorTests {
 
     @Test("CardReactor: posted (also a replay), loaded, deleted, like state")
     func card() {
-        #expect(CardReactor.reduce(state: .pending, mutation: .posted(PostedCard(card: Self.card, replayed: true))) == .posted(Self.card))
-        #expect(CardReactor.reduce(state: .pending, mutation: .loaded(Self.card)) == .card(Self.card))
-        #expect(CardReactor.reduce(state: .card(Self.card), mutation: .deleted) == .deleted)
+        #expect(CardReactor.reduce(state: .error(.internalError), mutation: .replayed(Self.card)) == .posted(Self.card))
+        #expect(CardReactor.reduce(state: .error(.notFound), mutation: .loaded(Self.card)) == .card(Self.card))
+        #expect(CardReactor.reduce(state: .card(Self.card), mutation: .deleted(Self.card.id)) == .deleted)
         let like = LikeState(liked: true, likeCount: 3)
-        #expect(CardReactor.reduce(state: .pending, mutation: .likeChanged(like)) == .like(like))
+        #expect(CardReactor.reduce(state: .error(.notFound), mutation: .likeSet(like)) == .like(like))
     }
 
     @Test("FeedReactor: a page and its cursor")
     func feed() {
         #expect(
-            FeedReactor.reduce(state: .pending, mutation: .pageLoaded(cards: [Self.card], nextCursor: "n"))
-                == .page(cards: [Self.card], nextCursor: "n"))
-        #expect(FeedReactor.reduce(state: .pending, mutation: .pageLoaded(cards: [], nextCursor: nil)) == .page(cards: [], nextCursor: nil))
+            FeedReactor.reduce(state: .empty, mutation: .pageLoaded(cards: [Self.card], nextCursor: "n"))
+                == .init(cards: [Self.card], nextCursor: "n"))
+        #expect(FeedReactor.reduce(state: .empty, mutation: .pageLoaded(cards: [], nextCursor: nil)) == .empty)
     }
 
     @Test("ImagesReactor: defaults, a picture (fresh or not modified), an upload")
     func images() throws {
-        #expect(ImagesReactor.reduce(state: .pending, mutation: .defaultsListed) == .defaults)
+        #expect(ImagesReactor.reduce(state: .defaults, mutation: .defaultsListed) == .defaults)
         let picture = ImagesReactor.Mutation.pictureFound(
             buffer: .init(), contentType: "image/png", etag: "\"e\"", immutable: true, notModified: true)
         #expect(
-            ImagesReactor.reduce(state: .pending, mutation: picture)
+            ImagesReactor.reduce(state: .error(.notFound), mutation: picture)
                 == .picture(buffer: .init(), contentType: "image/png", etag: "\"e\"", immutable: true, notModified: true))
         #expect(ImagesReactor.matches("\"a\", \"e\"", "\"e\""))
         #expect(ImagesReactor.matches("W/\"e\"", "\"e\""))

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Only live cards are ever returned: not deleted, not an expired story.
 public protocol CardRepository: Sendable {
-    /// Creates the card (and, for a comment card, counts it on its live parent).
+    /// Creates the card, counts each of its tags' usage, and counts a comment card on its live
+    /// parent (a top-level card on its author), all or nothing.
     /// With an idempotency record, a second call with the same key replays the first card.
     func create(_ card: NewCard, idempotency: IdempotencyRecord?) async throws -> CreateCardOutcome
     /// The card as `viewer` sees it.

@@ -12,68 +12,95 @@ struct CardReactor: Reactor {
         case report(UUID, ReportReason)
     }
 
-    enum Mutation: Sendable {
-        case posted(PostedCard)
+    enum Mutation: Sendable, Equatable {
+        /// A new card (or comment card) was stored.
+        case stored(Card)
+        /// An `Idempotency-Key` replayed the first card: nothing was stored or counted again.
+        case replayed(Card)
+        /// Storing the card raised these tags' usage counts.
+        case tagsCounted([String])
+        /// Storing the comment card raised its parent's comment count.
+        case commentCounted(parentID: UUID)
         case loaded(Card)
-        case deleted
-        case likeChanged(LikeState)
-        /// The report was recorded (`hid`: it was the one that hid the card).
-        case reported(hid: Bool)
+        case deleted(UUID)
+        case likeSet(LikeState)
+        /// The report was recorded.
+        case reported(UUID)
+        /// This report was the one that hid the card; its author is restricted and told so.
+        case hidden(UUID)
     }
 
     enum State: Sendable, Equatable {
-        case pending
         /// `201` with `Location`, also when an `Idempotency-Key` replays the first card.
         case posted(Card)
         case card(Card)
+        /// `204`: the card is gone.
         case deleted
         case like(LikeState)
         /// `202`: the report is taken; whether it hid the card is not the reporter's business.
         case reportAccepted
+        /// The answer with nothing to show: `404` for a card not found or not liked, `500` for a
+        /// post that stored nothing (`PostCard` returns a card or throws, so only a fault leaves it).
+        case error(APIError)
     }
 
     let caller: Authenticate.Caller
     let cards: CardEnvironment
-    var initialState: State { .pending }
+
+    func initialState(for action: Action) -> State {
+        switch action {
+        case .post: .error(.internalError)
+        case .show, .like: .error(SoomError.cardNotFound.apiError)
+        case .delete: .deleted
+        case .report: .reportAccepted
+        }
+    }
 
     func mutate(action: Action) async throws -> [Mutation] {
         let viewer = self.caller.account.id
         switch action {
         case .post(let draft, let parentID, let key):
-            return [.posted(try await PostCard(self.cards)(by: self.caller.account, parentID: parentID, draft: draft, idempotencyKey: key))]
+            return Self.mutations(of: try await PostCard(self.cards)(by: self.caller.account, parentID: parentID, draft: draft, idempotencyKey: key))
         case .show(let id):
             return [.loaded(try await ShowCard(self.cards)(id, viewer: viewer))]
         case .delete(let id):
             try await DeleteCard(self.cards)(id, by: viewer)
-            return [.deleted]
+            return [.deleted(id)]
         case .like(let id, let liked):
-            return [.likeChanged(try await LikeCard(self.cards)(liked, cardID: id, by: viewer))]
+            return [.likeSet(try await LikeCard(self.cards)(liked, cardID: id, by: viewer))]
         case .report(let id, let reason):
-            return [.reported(hid: try await ReportCard(self.cards)(id, reason: reason, by: viewer))]
+            return try await ReportCard(self.cards)(id, reason: reason, by: viewer) ? [.reported(id), .hidden(id)] : [.reported(id)]
         }
     }
 
-    static func count(_ mutation: Mutation) {
-        switch mutation {
-        case .posted(let posted) where !posted.replayed:
-            (posted.card.parentID == nil ? BusinessMetrics.cardsPosted : BusinessMetrics.commentCardsPosted).increment()
-        case .likeChanged(let like) where like.liked:
-            BusinessMetrics.likes.increment()
-        case .reported(let hid):
-            BusinessMetrics.reports.increment()
-            if hid { BusinessMetrics.cardsHidden.increment() }
-        case .posted, .loaded, .deleted, .likeChanged:
-            break
-        }
+    /// What posting did: the card stored, then its tags and its parent counted; or a replay, which did nothing again.
+    static func mutations(of posted: PostedCard) -> [Mutation] {
+        guard !posted.replayed else { return [.replayed(posted.card)] }
+        var mutations: [Mutation] = [.stored(posted.card)]
+        if !posted.countedTags.isEmpty { mutations.append(.tagsCounted(posted.countedTags)) }
+        if let parentID = posted.countedOnParent { mutations.append(.commentCounted(parentID: parentID)) }
+        return mutations
     }
 
     static func reduce(state: State, mutation: Mutation) -> State {
         switch mutation {
-        case .posted(let posted): .posted(posted.card)
+        case .stored(let card), .replayed(let card): .posted(card)
         case .loaded(let card): .card(card)
         case .deleted: .deleted
-        case .likeChanged(let like): .like(like)
+        case .likeSet(let like): .like(like)
         case .reported: .reportAccepted
+        // The answer shows neither: the card answered is the same, and a report's outcome is not the reporter's business.
+        case .tagsCounted, .commentCounted, .hidden: state
+        }
+    }
+
+    static func counter(for mutation: Mutation) -> BusinessMetrics? {
+        switch mutation {
+        case .stored(let card): card.parentID == nil ? .cardPosted : .commentCardPosted
+        case .likeSet(let like) where like.liked: .like
+        case .reported: .report
+        case .hidden: .cardHidden
+        case .replayed, .tagsCounted, .commentCounted, .loaded, .deleted, .likeSet: nil
         }
     }
 }
@@ -81,8 +108,6 @@ struct CardReactor: Reactor {
 extension CardReactor.State: ResponseState {
     func response() throws -> Response {
         switch self {
-        case .pending:
-            throw IncompleteReactorState(state: "\(self)")
         case .posted(let card):
             return JSON.response(.created, writing: CardBody(card: card), headers: [.location: "/v1/cards/\(card.id.uuidString.lowercased())"])
         case .card(let card):
@@ -93,6 +118,8 @@ extension CardReactor.State: ResponseState {
             return try JSON.response(.ok, LikeBody(liked: like.liked, likeCount: like.likeCount))
         case .reportAccepted:
             return Response(status: .accepted)
+        case .error(let error):
+            return try error.response()
         }
     }
 }

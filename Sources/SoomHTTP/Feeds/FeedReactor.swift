@@ -12,14 +12,20 @@ struct FeedReactor: Reactor {
         case pageLoaded(cards: [Card], nextCursor: String?, shared: SharedMemos? = nil)
     }
 
-    enum State: Sendable, Equatable {
-        case pending
-        case page(cards: [Card], nextCursor: String?, shared: SharedMemos? = nil)
+    /// A page of cards; `shared`: the memos the page's cards can be written from.
+    struct State: Sendable, Equatable {
+        var cards: [Card]
+        var nextCursor: String?
+        var shared: SharedMemos? = nil
+
+        /// Nothing read yet: an empty page, and no next one.
+        static let empty = State(cards: [], nextCursor: nil)
     }
 
     let caller: Authenticate.Caller
     let cards: CardEnvironment
-    var initialState: State { .pending }
+
+    func initialState(for action: Action) -> State { .empty }
 
     func mutate(action: Action) async throws -> [Mutation] {
         switch action {
@@ -29,20 +35,19 @@ struct FeedReactor: Reactor {
         }
     }
 
+    /// A loaded page is appended, and its cursor continues the list. The memos describe one
+    /// page's cards: they are kept only while the state holds no other cards.
     static func reduce(state: State, mutation: Mutation) -> State {
         switch mutation {
-        case .pageLoaded(let cards, let nextCursor, let shared): .page(cards: cards, nextCursor: nextCursor, shared: shared)
+        case .pageLoaded(let cards, let nextCursor, let shared):
+            State(cards: state.cards + cards, nextCursor: nextCursor, shared: state.cards.isEmpty ? shared : nil)
         }
     }
 }
 
 extension FeedReactor.State: ResponseState {
-    func response() throws -> Response {
-        switch self {
-        case .pending: throw IncompleteReactorState(state: "\(self)")
-        case .page(let cards, let nextCursor, let shared):
-            let body = CardListBody(cards: cards, nextCursor: nextCursor, shared: shared)
-            return JSON.response(.ok, writing: body, capacity: body.capacity)
-        }
+    func response() -> Response {
+        let body = CardListBody(cards: self.cards, nextCursor: self.nextCursor, shared: self.shared)
+        return JSON.response(.ok, writing: body, capacity: body.capacity)
     }
 }

@@ -9,45 +9,52 @@ struct AccountReactor: Reactor {
     }
 
     enum Mutation: Sendable {
+        /// A new account, signed in on the registering device.
         case registered(SignedInAccount)
+        /// The account, signed in on the new device.
         case transferred(SignedInAccount)
+        /// The old device's key and sessions stopped working (part of every transfer).
+        case oldDeviceSignedOut
     }
 
     enum State: Sendable, Equatable {
-        case pending
         /// A new session for the account (created or moved): `201 {"account", "session"}`.
         case signedIn(SignedInAccount)
+        /// `500`: nothing registered or moved (the use cases return a session or throw, so only a fault leaves it).
+        case error(APIError)
     }
 
     let registerAccount: RegisterAccount
     let transferAccount: TransferAccount
-    var initialState: State { .pending }
+
+    func initialState(for action: Action) -> State { .error(.internalError) }
 
     func mutate(action: Action) async throws -> [Mutation] {
         switch action {
         case .register(let input):
             return [.registered(try await self.registerAccount(input))]
         case .transfer(let code, let proof):
-            return [.transferred(try await self.transferAccount(code: code, proof: proof))]
+            return [.transferred(try await self.transferAccount(code: code, proof: proof)), .oldDeviceSignedOut]
         }
-    }
-
-    static func count(_ mutation: Mutation) {
-        if case .registered = mutation { BusinessMetrics.signUps.increment() }
     }
 
     static func reduce(state: State, mutation: Mutation) -> State {
         switch mutation {
         case .registered(let signedIn), .transferred(let signedIn): .signedIn(signedIn)
+        case .oldDeviceSignedOut: state
         }
+    }
+
+    static func counter(for mutation: Mutation) -> BusinessMetrics? {
+        if case .registered = mutation { .signUp } else { nil }
     }
 }
 
 extension AccountReactor.State: ResponseState {
     func response() throws -> Response {
         switch self {
-        case .pending: throw IncompleteReactorState(state: "\(self)")
         case .signedIn(let signedIn): try JSON.response(.created, IdentityResponses.SignedIn(signedIn))
+        case .error(let error): try error.response()
         }
     }
 }

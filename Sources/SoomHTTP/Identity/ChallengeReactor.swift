@@ -12,12 +12,15 @@ struct ChallengeReactor: Reactor {
     }
 
     enum State: Sendable, Equatable {
-        case pending
+        /// `201` with the challenge.
         case issued(Challenge)
+        /// `500`: no challenge issued (`IssueChallenge` returns one or throws, so only a fault leaves it).
+        case error(APIError)
     }
 
     let issueChallenge: IssueChallenge
-    var initialState: State { .pending }
+
+    func initialState(for action: Action) -> State { .error(.internalError) }
 
     func mutate(action: Action) async throws -> [Mutation] {
         switch action {
@@ -35,8 +38,8 @@ struct ChallengeReactor: Reactor {
 extension ChallengeReactor.State: ResponseState {
     func response() throws -> Response {
         switch self {
-        case .pending: throw IncompleteReactorState(state: "\(self)")
         case .issued(let challenge): try JSON.response(.created, IdentityResponses.Challenge(challenge))
+        case .error(let error): try error.response()
         }
     }
 }

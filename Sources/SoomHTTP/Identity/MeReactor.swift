@@ -18,10 +18,14 @@ struct MeReactor: Reactor {
     }
 
     enum State: Sendable, Equatable {
-        case pending
+        /// `200` with the account.
         case account(Account)
+        /// `204`.
         case withdrawn
+        /// `201`.
         case transferCode(IssueTransferCode.Issued)
+        /// `500`: no code issued (`IssueTransferCode` returns one or throws, so only a fault leaves it).
+        case error(APIError)
     }
 
     let caller: Authenticate.Caller
@@ -29,7 +33,15 @@ struct MeReactor: Reactor {
     let updateProfile: UpdateProfile
     let withdraw: Withdraw
     let issueTransferCode: IssueTransferCode
-    var initialState: State { .pending }
+
+    /// Nothing read or changed: the account as the session knows it; withdrawing answers `204`.
+    func initialState(for action: Action) -> State {
+        switch action {
+        case .show, .update: .account(self.caller.account)
+        case .withdraw: .withdrawn
+        case .issueTransferCode: .error(.internalError)
+        }
+    }
 
     func mutate(action: Action) async throws -> [Mutation] {
         switch action {
@@ -57,10 +69,10 @@ struct MeReactor: Reactor {
 extension MeReactor.State: ResponseState {
     func response() throws -> Response {
         switch self {
-        case .pending: throw IncompleteReactorState(state: "\(self)")
         case .account(let account): try JSON.response(.ok, IdentityResponses.Me(account: account))
         case .withdrawn: Response(status: .noContent)
         case .transferCode(let issued): try JSON.response(.created, IdentityResponses.TransferCode(code: issued.code, expiresAt: issued.expiresAt))
+        case .error(let error): try error.response()
         }
     }
 }

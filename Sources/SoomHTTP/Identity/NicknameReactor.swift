@@ -14,14 +14,16 @@ struct NicknameReactor: Reactor {
     }
 
     enum State: Sendable, Equatable {
-        case pending
         case suggestion(Nickname)
         case validation(problem: Nickname.Problem?)
+        /// `500`: nothing suggested or checked (the use cases answer or throw, so only a fault leaves it).
+        case error(APIError)
     }
 
     let suggestNickname: SuggestNickname
     let checkNickname: CheckNickname
-    var initialState: State { .pending }
+
+    func initialState(for action: Action) -> State { .error(.internalError) }
 
     func mutate(action: Action) async throws -> [Mutation] {
         switch action {
@@ -41,12 +43,12 @@ struct NicknameReactor: Reactor {
 extension NicknameReactor.State: ResponseState {
     func response() throws -> Response {
         switch self {
-        case .pending:
-            throw IncompleteReactorState(state: "\(self)")
         case .suggestion(let nickname):
             try JSON.response(.ok, IdentityResponses.NicknameSuggestion(nickname: nickname.value))
         case .validation(let problem):
             try JSON.response(.ok, IdentityResponses.NicknameValidation(available: problem == nil, reason: problem?.rawValue))
+        case .error(let error):
+            try error.response()
         }
     }
 }

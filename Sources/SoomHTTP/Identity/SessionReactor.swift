@@ -14,14 +14,23 @@ struct SessionReactor: Reactor {
     }
 
     enum State: Sendable, Equatable {
-        case pending
+        /// `201 {"account", "session"}`.
         case signedIn(SignedInAccount)
+        /// `204`.
         case signedOut
+        /// `500`: a sign-in that made no session (`SignIn` returns one or throws, so only a fault leaves it).
+        case error(APIError)
     }
 
     let signIn: SignIn
     let signOut: SignOut
-    var initialState: State { .pending }
+
+    func initialState(for action: Action) -> State {
+        switch action {
+        case .signIn: .error(.internalError)
+        case .signOut: .signedOut
+        }
+    }
 
     func mutate(action: Action) async throws -> [Mutation] {
         switch action {
@@ -44,9 +53,9 @@ struct SessionReactor: Reactor {
 extension SessionReactor.State: ResponseState {
     func response() throws -> Response {
         switch self {
-        case .pending: throw IncompleteReactorState(state: "\(self)")
         case .signedIn(let signedIn): try JSON.response(.created, IdentityResponses.SignedIn(signedIn))
         case .signedOut: Response(status: .noContent)
+        case .error(let error): try error.response()
         }
     }
 }

@@ -19,16 +19,27 @@ struct ImagesReactor: Reactor {
     }
 
     enum State: Sendable, Equatable {
-        case pending
         case defaults
         case picture(buffer: ByteBuffer, contentType: String, etag: String, immutable: Bool, notModified: Bool)
+        /// `201` with `Location`.
         case uploaded(StoredImage)
+        /// `404` for a picture not found; `500` for an upload that stored nothing (`UploadPhoto`
+        /// returns the stored image or throws, so only a fault leaves it).
+        case error(APIError)
     }
 
     let store: any ImageStore
     let upload: UploadPhoto
     let defaults: DefaultImages
-    var initialState: State { .pending }
+
+    /// Nothing read: the built-in list (it is built in), no picture found.
+    func initialState(for action: Action) -> State {
+        switch action {
+        case .listDefaults: .defaults
+        case .showDefault, .show: .error(.notFound)
+        case .upload: .error(.internalError)
+        }
+    }
 
     func mutate(action: Action) async throws -> [Mutation] {
         switch action {
@@ -100,8 +111,6 @@ struct ImagesReactor: Reactor {
 extension ImagesReactor.State: ResponseState {
     func response() throws -> Response {
         switch self {
-        case .pending:
-            throw IncompleteReactorState(state: "\(self)")
         case .defaults:
             let items = DefaultBackground.all.map { DefaultImageBody(name: $0.name, category: $0.category, url: "/v1/images/defaults/\($0.name)") }
             return try JSON.response(.ok, ["items": items])
@@ -121,6 +130,8 @@ extension ImagesReactor.State: ResponseState {
                     id: image.id.uuidString.lowercased(), url: url, contentType: image.format.contentType, byteCount: image.byteCount,
                     width: image.width ?? 0, height: image.height ?? 0),
                 headers: [.location: url])
+        case .error(let error):
+            return try error.response()
         }
     }
 }

@@ -12,18 +12,26 @@ struct NotificationReactor: Reactor {
 
     enum Mutation: Sendable {
         case loaded([AccountNotification], nextCursor: String?)
-        case markedRead
+        case markedRead(UUID)
+        case markedAllRead
     }
 
     enum State: Sendable, Equatable {
-        case pending
         case page([AccountNotification], nextCursor: String?)
+        /// `204`.
         case done
     }
 
     let caller: Authenticate.Caller
     let notifications: any NotificationRepository
-    var initialState: State { .pending }
+
+    /// Nothing listed: an empty page; nothing marked: `204` all the same.
+    func initialState(for action: Action) -> State {
+        switch action {
+        case .list: .page([], nextCursor: nil)
+        case .markRead, .markAllRead: .done
+        }
+    }
 
     func mutate(action: Action) async throws -> [Mutation] {
         let recipient = self.caller.account.id
@@ -33,17 +41,19 @@ struct NotificationReactor: Reactor {
             return [.loaded(result.items, nextCursor: result.nextCursor)]
         case .markRead(let id):
             try await MarkNotificationsRead(self.notifications)(id, recipient: recipient)
-            return [.markedRead]
+            return [.markedRead(id)]
         case .markAllRead:
             try await MarkNotificationsRead(self.notifications).all(recipient: recipient)
-            return [.markedRead]
+            return [.markedAllRead]
         }
     }
 
+    /// A loaded page is appended to the list, and its cursor continues it.
     static func reduce(state: State, mutation: Mutation) -> State {
-        switch mutation {
-        case .loaded(let items, let next): .page(items, nextCursor: next)
-        case .markedRead: .done
+        switch (state, mutation) {
+        case (.page(let shown, _), .loaded(let items, let next)): .page(shown + items, nextCursor: next)
+        case (.done, .loaded(let items, let next)): .page(items, nextCursor: next)
+        case (_, .markedRead), (_, .markedAllRead): .done
         }
     }
 }
@@ -51,8 +61,6 @@ struct NotificationReactor: Reactor {
 extension NotificationReactor.State: ResponseState {
     func response() throws -> Response {
         switch self {
-        case .pending:
-            throw IncompleteReactorState(state: "\(self)")
         case .page(let items, let next):
             let body = ListBody(items: items.map(NotificationBody.init), nextCursor: next)
             return JSON.response(.ok, writing: body, capacity: body.capacity)

@@ -22,16 +22,26 @@ struct OperationsReactor: Reactor {
     }
 
     enum State: Sendable, Equatable {
-        case pending
         case alive
         case ready
+        /// `503 database_unavailable`.
         case notReady
         case document
         case metrics(MetricsText)
     }
 
     let readiness: any ReadinessProbe
-    var initialState: State { .pending }
+
+    /// Nothing checked: alive (answering is the proof), not ready (until the database answers),
+    /// the document (it is built in), no metrics collected.
+    func initialState(for action: Action) -> State {
+        switch action {
+        case .checkLiveness: .alive
+        case .checkReadiness: .notReady
+        case .describeAPI: .document
+        case .exportMetrics: .metrics(MetricsText(bytes: []))
+        }
+    }
 
     func mutate(action: Action) async throws -> [Mutation] {
         switch action {
@@ -55,8 +65,6 @@ struct OperationsReactor: Reactor {
 extension OperationsReactor.State: ResponseState {
     func response() throws -> Response {
         switch self {
-        case .pending:
-            throw IncompleteReactorState(state: "\(self)")
         case .alive:
             return try JSON.response(.ok, ["status": "ok"])
         case .ready:

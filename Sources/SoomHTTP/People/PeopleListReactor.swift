@@ -16,14 +16,20 @@ struct PeopleListReactor: Reactor {
     }
 
     enum State: Sendable, Equatable {
-        case pending
         case profiles([Profile], nextCursor: String?)
         case blocks([UserSummary], nextCursor: String?)
     }
 
     let caller: Authenticate.Caller
     let people: PeopleEnvironment
-    var initialState: State { .pending }
+
+    /// Nothing listed: an empty page of the list asked for.
+    func initialState(for action: Action) -> State {
+        switch action {
+        case .people: .profiles([], nextCursor: nil)
+        case .blocks: .blocks([], nextCursor: nil)
+        }
+    }
 
     func mutate(action: Action) async throws -> [Mutation] {
         let viewer = self.caller.account.id
@@ -37,10 +43,13 @@ struct PeopleListReactor: Reactor {
         }
     }
 
+    /// A loaded page is appended to the list of its kind, and its cursor continues it.
     static func reduce(state: State, mutation: Mutation) -> State {
-        switch mutation {
-        case .profilesLoaded(let items, let next): .profiles(items, nextCursor: next)
-        case .blocksLoaded(let items, let next): .blocks(items, nextCursor: next)
+        switch (state, mutation) {
+        case (.profiles(let shown, _), .profilesLoaded(let items, let next)): .profiles(shown + items, nextCursor: next)
+        case (.blocks(let shown, _), .blocksLoaded(let items, let next)): .blocks(shown + items, nextCursor: next)
+        case (.blocks, .profilesLoaded(let items, let next)): .profiles(items, nextCursor: next)
+        case (.profiles, .blocksLoaded(let items, let next)): .blocks(items, nextCursor: next)
         }
     }
 }
@@ -48,8 +57,6 @@ struct PeopleListReactor: Reactor {
 extension PeopleListReactor.State: ResponseState {
     func response() throws -> Response {
         switch self {
-        case .pending:
-            throw IncompleteReactorState(state: "\(self)")
         case .profiles(let items, let next):
             let body = ListBody(items: items.map(ProfileBody.init), nextCursor: next)
             return JSON.response(.ok, writing: body, capacity: body.capacity)

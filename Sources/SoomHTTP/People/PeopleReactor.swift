@@ -17,15 +17,17 @@ struct PeopleReactor: Reactor {
     }
 
     enum State: Sendable, Equatable {
-        case pending
         case profile(Profile)
         case follow(following: Bool, followerCount: Int)
         case block(Bool)
+        /// `404`: no such account (for the use cases, the only way to do nothing without an error).
+        case error(APIError)
     }
 
     let caller: Authenticate.Caller
     let people: PeopleEnvironment
-    var initialState: State { .pending }
+
+    func initialState(for action: Action) -> State { .error(SoomError.accountNotVisible.apiError) }
 
     func mutate(action: Action) async throws -> [Mutation] {
         let viewer = self.caller.account.id
@@ -52,10 +54,10 @@ struct PeopleReactor: Reactor {
 extension PeopleReactor.State: ResponseState {
     func response() throws -> Response {
         switch self {
-        case .pending: throw IncompleteReactorState(state: "\(self)")
         case .profile(let profile): JSON.response(.ok, writing: ProfileBody(profile: profile), capacity: 512)
         case .follow(let following, let count): try JSON.response(.ok, FollowBody(following: following, followerCount: count))
         case .block(let blocked): try JSON.response(.ok, BlockBody(blocked: blocked))
+        case .error(let error): try error.response()
         }
     }
 }

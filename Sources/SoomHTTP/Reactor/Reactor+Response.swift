@@ -1,9 +1,10 @@
 import Hummingbird
 
-/// A reactor state that can be sent as an HTTP response.
+/// A reactor state that can be sent as an HTTP response: every state is an answer, the initial
+/// one included.
 public protocol ResponseState: Sendable {
     /// The response for this state.
-    /// - Throws: when the state is not a final one (a reactor bug: it produced no mutation).
+    /// - Throws: only when a body cannot be encoded.
     func response() throws -> Response
 }
 
@@ -12,10 +13,4 @@ extension Reactor where State: ResponseState {
     public func respond(to action: Action, context: some RequestContext) async throws -> Response {
         try await self.run(action, logger: context.logger).response()
     }
-}
-
-/// A reactor finished without reaching a state it can answer with: a programming error.
-struct IncompleteReactorState: Error, CustomStringConvertible {
-    let state: String
-    var description: String { "reactor ended in a non-final state: \(self.state)" }
 }

@@ -3,43 +3,63 @@ import Logging
 /// One request's worth of behaviour, in the ReactorKit shape.
 ///
 /// The request becomes an `Action`. `mutate` is the only place with side effects: it performs
-/// them (through use cases) and returns the `Mutation`s that describe what happened. `reduce`
-/// is purely functional: it folds one mutation into the state, and the final `State` becomes
-/// the response. Unlike ReactorKit, errors are never swallowed: whatever `mutate` throws
-/// reaches the HTTP layer, which turns it into the contract's JSON error.
+/// them (through use cases) and returns the `Mutation`s that say what happened, one a fact (a
+/// card stored, its tags counted). `transform` sees them once, on their way: it logs and counts
+/// them. `reduce` is purely functional: it folds them, one at a time, into the state the action
+/// started from (`initialState(for:)`), and the final `State` becomes the response. Unlike
+/// ReactorKit, errors are never swallowed: whatever `mutate` throws reaches the HTTP layer,
+/// which turns it into the contract's JSON error.
+///
+/// The common case needs only the three nested types, the use cases as `let`s, and the three
+/// functions `initialState(for:)`, `mutate` and `reduce`; `counter(for:)` where a fact is
+/// counted for people.
 public protocol Reactor: Sendable {
     associatedtype Action: Sendable
     associatedtype Mutation: Sendable
     associatedtype State: Sendable & Equatable
 
-    /// The state before any mutation.
-    var initialState: State { get }
+    /// The answer when nothing has happened yet: the state `reduce` starts from, and the
+    /// response if `mutate` reports no fact (an empty page for a list, `204` for a command that
+    /// answers nothing). It depends on the action where actions answer in different shapes.
+    func initialState(for action: Action) -> State
 
-    /// Performs the action's effects and reports them as mutations.
+    /// Performs the action's effects and reports what happened as mutations, in order.
     func mutate(action: Action) async throws -> [Mutation]
+
+    /// Sees every mutation once, between `mutate` and `reduce`, and may rewrite the list. The
+    /// default logs them at debug level and counts them (`counter(for:)`): the one place both
+    /// happen.
+    func transform(_ mutations: [Mutation], logger: Logger) -> [Mutation]
 
     /// The state after `mutation`. Pure: no effects, no throwing, no time, no randomness.
     static func reduce(state: State, mutation: Mutation) -> State
 
-    /// Counts what the mutation did for people in `BusinessMetrics` (a card posted, a like, a
-    /// sign-up), the one place each such fact is counted. The default counts nothing: requests
-    /// by route and status are counted for every endpoint by `MetricsMiddleware`.
-    static func count(_ mutation: Mutation)
+    /// The `BusinessMetrics` counter the mutation's fact adds one to (a card posted, a like, a
+    /// sign-up), the one place each such fact is named; nil for a fact not counted. The default
+    /// counts nothing: requests by route and status are counted for every endpoint by
+    /// `MetricsMiddleware`.
+    static func counter(for mutation: Mutation) -> BusinessMetrics?
 }
 
 extension Reactor {
-    /// Runs an action through `mutate` and folds the mutations with `reduce`; mutations are
-    /// logged at debug level (their descriptions never contain secrets) and counted (`count`).
+    /// Runs an action: `mutate`, then `transform`, then the mutations folded with `reduce` from
+    /// the action's initial state.
     public func run(_ action: Action, logger: Logger) async throws -> State {
-        let mutations = try await self.mutate(action: action)
-        for mutation in mutations { Self.count(mutation) }
+        let mutations = self.transform(try await self.mutate(action: action), logger: logger)
+        return mutations.reduce(self.initialState(for: action), Self.reduce)
+    }
+
+    /// Logs the mutations at debug level (their descriptions never contain secrets) and adds one
+    /// to each one's counter; the list passes unchanged.
+    public func transform(_ mutations: [Mutation], logger: Logger) -> [Mutation] {
+        for mutation in mutations { Self.counter(for: mutation)?.increment() }
         if logger.logLevel <= .debug {
             logger.debug(
                 "reactor mutations",
                 metadata: ["reactor": "\(Self.self)", "mutations": .array(mutations.map { .string(String(describing: $0)) })])
         }
-        return mutations.reduce(self.initialState, Self.reduce)
+        return mutations
     }
 
-    public static func count(_ mutation: Mutation) {}
+    public static func counter(for mutation: Mutation) -> BusinessMetrics? { nil }
 }

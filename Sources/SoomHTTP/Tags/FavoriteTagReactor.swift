@@ -11,34 +11,45 @@ struct FavoriteTagReactor: Reactor {
     }
 
     enum Mutation: Sendable {
-        case favoriteChanged(Bool)
+        /// The tag's favourite flag afterwards.
+        case favoriteSet(Bool)
         case listed([TagUsage])
     }
 
     enum State: Sendable, Equatable {
-        case pending
         case favorite(Bool)
         case list([TagUsage])
+        /// `500`: no flag set (`FavoriteTag` answers or throws, so only a fault leaves it).
+        case error(APIError)
     }
 
     let caller: Authenticate.Caller
     let tags: TagEnvironment
-    var initialState: State { .pending }
+
+    /// Nothing listed: no favourites.
+    func initialState(for action: Action) -> State {
+        switch action {
+        case .set: .error(.internalError)
+        case .list: .list([])
+        }
+    }
 
     func mutate(action: Action) async throws -> [Mutation] {
         let account = self.caller.account.id
         switch action {
         case .set(let name, let favorite):
-            return [.favoriteChanged(try await FavoriteTag(self.tags)(favorite, name: name, account: account))]
+            return [.favoriteSet(try await FavoriteTag(self.tags)(favorite, name: name, account: account))]
         case .list:
             return [.listed(try await ListFavoriteTags(self.tags)(of: account))]
         }
     }
 
+    /// Listed tags join the list.
     static func reduce(state: State, mutation: Mutation) -> State {
-        switch mutation {
-        case .favoriteChanged(let favorite): .favorite(favorite)
-        case .listed(let items): .list(items)
+        switch (state, mutation) {
+        case (_, .favoriteSet(let favorite)): .favorite(favorite)
+        case (.list(let shown), .listed(let items)): .list(shown + items)
+        case (_, .listed(let items)): .list(items)
         }
     }
 }
@@ -46,9 +57,9 @@ struct FavoriteTagReactor: Reactor {
 extension FavoriteTagReactor.State: ResponseState {
     func response() throws -> Response {
         switch self {
-        case .pending: throw IncompleteReactorState(state: "\(self)")
         case .favorite(let favorite): try JSON.response(.ok, FavoriteBody(favorite: favorite))
         case .list(let items): JSON.response(.ok, writing: TagListBody(items: items.map(TagUsageBody.init)), capacity: 64 + items.count * 48)
+        case .error(let error): try error.response()
         }
     }
 }

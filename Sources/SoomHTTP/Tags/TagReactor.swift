@@ -18,7 +18,6 @@ struct TagReactor: Reactor {
     }
 
     enum State: Sendable, Equatable {
-        case pending
         case list([TagUsage])
         case tag(TagDetail)
     }
@@ -26,7 +25,15 @@ struct TagReactor: Reactor {
     /// The signed-in caller, if the request carried a session.
     let caller: Authenticate.Caller?
     let tags: TagEnvironment
-    var initialState: State { .pending }
+
+    /// Nothing read: no tags; for one tag, the tag as asked, unused and no favourite (`ShowTag`
+    /// answers for unused tags too).
+    func initialState(for action: Action) -> State {
+        switch action {
+        case .ranked, .search: .list([])
+        case .show(let name): .tag(TagDetail(name: name, usageCount: 0, isFavorite: false))
+        }
+    }
 
     func mutate(action: Action) async throws -> [Mutation] {
         switch action {
@@ -39,10 +46,12 @@ struct TagReactor: Reactor {
         }
     }
 
+    /// Listed tags join the list.
     static func reduce(state: State, mutation: Mutation) -> State {
-        switch mutation {
-        case .listed(let items): .list(items)
-        case .loaded(let detail): .tag(detail)
+        switch (state, mutation) {
+        case (.list(let shown), .listed(let items)): .list(shown + items)
+        case (.tag, .listed(let items)): .list(items)
+        case (_, .loaded(let detail)): .tag(detail)
         }
     }
 }
@@ -50,7 +59,6 @@ struct TagReactor: Reactor {
 extension TagReactor.State: ResponseState {
     func response() throws -> Response {
         switch self {
-        case .pending: throw IncompleteReactorState(state: "\(self)")
         case .list(let items): JSON.response(.ok, writing: TagListBody(items: items.map(TagUsageBody.init)), capacity: 64 + items.count * 48)
         case .tag(let detail): try JSON.response(.ok, TagDetailBody(detail))
         }

@@ -17,9 +17,10 @@ struct WebClientReactor: Reactor {
     }
 
     enum State: Sendable, Equatable {
-        case pending
         case page(notModified: Bool)
         case file(name: String, caching: Caching, notModified: Bool)
+        /// `404`: no such file.
+        case notFound
     }
 
     /// How long a browser may keep a response without asking again.
@@ -31,7 +32,14 @@ struct WebClientReactor: Reactor {
     }
 
     let assets: WebAssets
-    var initialState: State { .pending }
+
+    /// Nothing compared or found: the whole page (it is built in), no file.
+    func initialState(for action: Action) -> State {
+        switch action {
+        case .showPage: .page(notModified: false)
+        case .showFile: .notFound
+        }
+    }
 
     func mutate(action: Action) async throws -> [Mutation] {
         switch action {
@@ -56,13 +64,13 @@ struct WebClientReactor: Reactor {
 extension WebClientReactor.State {
     func response(from assets: WebAssets) throws -> Response {
         switch self {
-        case .pending:
-            throw IncompleteReactorState(state: "\(self)")
         case .page(let notModified):
             return Self.response(assets.index, caching: .revalidate, notModified: notModified)
         case .file(let name, let caching, let notModified):
             guard let asset = assets.files[name] else { throw APIError.notFound }
             return Self.response(asset, caching: caching, notModified: notModified)
+        case .notFound:
+            throw APIError.notFound
         }
     }
 
