@@ -93,7 +93,7 @@ struct ReducerTests {
         #expect(String(decoding: writer.bytes, as: UTF8.self) == #"{"items":[],"nextCursor":null}"#)
         #expect(initial.response().status == .ok && initial.response().body.contentLength == writer.bytes.count)
         let (first, second) = (try Self.card(), try Self.card())
-        let memo = SharedMemos.page(SharedPageMemo())
+        let memo = SharedMemos.page(JSONMemo<SharedCardsJSON>())
         let one = FeedReactor.reduce(state: initial, mutation: .pageLoaded(cards: [first], nextCursor: "a", shared: memo))
         #expect(one == FeedReactor.State(cards: [first], nextCursor: "a", shared: memo))
         let two = FeedReactor.reduce(state: one, mutation: .pageLoaded(cards: [second], nextCursor: nil, shared: memo))
