@@ -19,6 +19,7 @@
 #   SOOM_BENCH_WARMUP=3                          seconds of the same requests before each row, not
 #                                                measured (0: measure from a cold start)
 #   SOOM_BENCH_SKIP_BUILD=0                      1: use the existing .build-release binary
+#   SOOM_BENCH_BIN=<path to soom>                measure this binary instead (as feeds.sh)
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -31,9 +32,10 @@ CONNECTIONS=${SOOM_BENCH_CONNECTIONS:-32}
 THREADS=${SOOM_BENCH_THREADS:-2}
 WARMUP=${SOOM_BENCH_WARMUP:-3}
 SKIP_BUILD=${SOOM_BENCH_SKIP_BUILD:-0}
+[ -n "${SOOM_BENCH_BIN:-}" ] && SKIP_BUILD=1
 URL="http://127.0.0.1:$PORT"
 WORK=$(mktemp -d /tmp/soom-nearby-bench.XXXXXX)
-BIN="$ROOT/.build-release/release/soom"
+BIN=${SOOM_BENCH_BIN:-$ROOT/.build-release/release/soom}
 SERVER_PID=""
 MONITOR_PID=""
 

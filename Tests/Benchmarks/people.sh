@@ -27,7 +27,7 @@
 # Settings (environment): as feeds.sh and tags.sh — SOOM_BENCH_FEEDS_DATA (/tmp/soom-people),
 #   SOOM_BENCH_SEED_CARDS (1000000; accounts = cards/20), SOOM_BENCH_PORT (8184),
 #   SOOM_BENCH_DURATION (20), SOOM_BENCH_CONNECTIONS (32), SOOM_BENCH_THREADS (2),
-#   SOOM_BENCH_SKIP_BUILD (0); and SOOM_BENCH_WIDE_FOLLOWS (5000), SOOM_BENCH_FAVORITERS (10000),
+#   SOOM_BENCH_SKIP_BUILD (0), SOOM_BENCH_BIN (measure another build, as feeds.sh); and SOOM_BENCH_WIDE_FOLLOWS (5000), SOOM_BENCH_FAVORITERS (10000),
 #   SOOM_BENCH_FAV_POSTS (320: posts of the capped runs; each makes SOOM_BENCH_FAVORITERS
 #   notifications), SOOM_BENCH_DEEP (10000: how many cards down the deep cursor points, at most
 #   half the feed), SOOM_BENCH_DRAIN_TIMEOUT (600 s), SOOM_BENCH_PACE (2 posts/s) and
@@ -43,6 +43,7 @@ DURATION=${SOOM_BENCH_DURATION:-20}
 CONNECTIONS=${SOOM_BENCH_CONNECTIONS:-32}
 THREADS=${SOOM_BENCH_THREADS:-2}
 SKIP_BUILD=${SOOM_BENCH_SKIP_BUILD:-0}
+[ -n "${SOOM_BENCH_BIN:-}" ] && SKIP_BUILD=1
 WIDE_FOLLOWS=${SOOM_BENCH_WIDE_FOLLOWS:-5000}
 FAVORITERS=${SOOM_BENCH_FAVORITERS:-10000}
 FAV_POSTS=${SOOM_BENCH_FAV_POSTS:-320}
@@ -54,7 +55,7 @@ FAV_TAG=benchfavtag      # favoured by $FAVORITERS accounts (set up below)
 PLAIN_TAG=benchplaintag  # favoured by nobody (checked below)
 URL="http://127.0.0.1:$PORT"
 WORK=$(mktemp -d /tmp/soom-people-bench.XXXXXX)
-BIN="$ROOT/.build-release/release/soom"
+BIN=${SOOM_BENCH_BIN:-$ROOT/.build-release/release/soom}
 SERVER_PID=""
 MONITOR_PID=""
 

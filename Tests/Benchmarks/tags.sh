@@ -14,7 +14,7 @@
 #
 # Settings (environment): as feeds.sh — SOOM_BENCH_FEEDS_DATA, SOOM_BENCH_SEED_CARDS (1000000),
 #   SOOM_BENCH_PORT (8183), SOOM_BENCH_DURATION (20), SOOM_BENCH_CONNECTIONS (32),
-#   SOOM_BENCH_THREADS (2), SOOM_BENCH_SKIP_BUILD (0); SOOM_BENCH_LATIN (se), SOOM_BENCH_HANGUL (하).
+#   SOOM_BENCH_THREADS (2), SOOM_BENCH_SKIP_BUILD (0), SOOM_BENCH_BIN (measure another build, as feeds.sh); SOOM_BENCH_LATIN (se), SOOM_BENCH_HANGUL (하).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -28,9 +28,10 @@ DURATION=${SOOM_BENCH_DURATION:-20}
 CONNECTIONS=${SOOM_BENCH_CONNECTIONS:-32}
 THREADS=${SOOM_BENCH_THREADS:-2}
 SKIP_BUILD=${SOOM_BENCH_SKIP_BUILD:-0}
+[ -n "${SOOM_BENCH_BIN:-}" ] && SKIP_BUILD=1
 URL="http://127.0.0.1:$PORT"
 WORK=$(mktemp -d /tmp/soom-tags-bench.XXXXXX)
-BIN="$ROOT/.build-release/release/soom"
+BIN=${SOOM_BENCH_BIN:-$ROOT/.build-release/release/soom}
 SERVER_PID=""
 MONITOR_PID=""
 
