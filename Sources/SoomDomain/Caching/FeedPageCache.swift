@@ -53,6 +53,11 @@ public final class FeedPageCache: Sendable {
         case page(Key)
         case chunk(NearbyChunk.Key)
 
+        /// The chunk's key, if this is one.
+        var chunkKey: NearbyChunk.Key? {
+            if case .chunk(let key) = self { key } else { nil }
+        }
+
         /// Whether a post in `cell` (nil: not a located top-level card) changes what is kept here.
         func isChanged(byPostIn cell: String?) -> Bool {
             switch self {
@@ -65,6 +70,14 @@ public final class FeedPageCache: Sendable {
     fileprivate enum Kept: Sendable {
         case page(FeedPage)
         case chunk(NearbyChunk)
+
+        var page: FeedPage? {
+            if case .page(let page) = self { page } else { nil }
+        }
+
+        var chunk: NearbyChunk? {
+            if case .chunk(let chunk) = self { chunk } else { nil }
+        }
 
         var cardIDs: [UUID] {
             switch self {
@@ -136,8 +149,7 @@ public final class FeedPageCache: Sendable {
 
     /// The kept page for `key` if it is younger than `lifetime` at `now` and none of its cards has expired.
     public func page(_ key: Key, at now: Date) -> FeedPage? {
-        guard case .page(let page) = self.kept.value(.page(key), at: now) else { return nil }
-        return page
+        self.kept.value(.page(key), at: now)?.page
     }
 
     /// What a reader of a shared page does (`lookUp`).
@@ -173,8 +185,7 @@ public final class FeedPageCache: Sendable {
     /// The page someone else is reading, once they have it; nil when their read failed or was not
     /// kept, or when a story on it has expired at `now` (read it yourself then).
     public func awaitPage(_ key: Key, at now: Date) async -> FeedPage? {
-        guard case .page(let page) = await self.kept.awaitValue(.page(key), at: now) else { return nil }
-        return page
+        await self.kept.awaitValue(.page(key), at: now)?.page
     }
 
     /// Take this before reading a page or chunk to keep.
@@ -195,8 +206,7 @@ public final class FeedPageCache: Sendable {
 
     /// The kept nearby chunk for `key`, under the same rules as a page.
     public func chunk(_ key: NearbyChunk.Key, at now: Date) -> NearbyChunk? {
-        guard case .chunk(let chunk) = self.kept.value(.chunk(key), at: now) else { return nil }
-        return chunk
+        self.kept.value(.chunk(key), at: now)?.chunk
     }
 
     /// The kept chunks for `keys`, in order (nil where none is kept), under one lock; and `due`:
@@ -208,16 +218,7 @@ public final class FeedPageCache: Sendable {
     /// the same moment. A chunk nobody asks for in its last quarter expires as before.
     public func chunks(_ keys: [NearbyChunk.Key], at now: Date) -> (chunks: [NearbyChunk?], due: [NearbyChunk.Key]) {
         let (values, due) = self.kept.values(keys.map(StoreKey.chunk), at: now)
-        return (
-            values.map { value in
-                guard case .chunk(let chunk) = value else { return nil }
-                return chunk
-            },
-            due.compactMap { key in
-                guard case .chunk(let chunk) = key else { return nil }
-                return chunk
-            }
-        )
+        return (values.map { $0?.chunk }, due.compactMap(\.chunkKey))
     }
 
     /// Keeps `chunk`, read with `ticket`, unless a card it shows changed or a card was posted in
@@ -237,13 +238,7 @@ public final class FeedPageCache: Sendable {
     /// again and the others wait for that read instead of all reading it at once.
     public func claim(_ keys: [NearbyChunk.Key]) -> (mine: [NearbyChunk.Key], others: [NearbyChunk.Key]) {
         let (mine, others) = self.kept.claim(keys.map(StoreKey.chunk))
-        func chunks(_ keys: [StoreKey]) -> [NearbyChunk.Key] {
-            keys.compactMap { key in
-                guard case .chunk(let chunk) = key else { return nil }
-                return chunk
-            }
-        }
-        return (chunks(mine), chunks(others))
+        return (mine.compactMap(\.chunkKey), others.compactMap(\.chunkKey))
     }
 
     /// Ends the caller's read of a claimed chunk: `chunk` is what `store` kept (nil if the read
@@ -257,8 +252,7 @@ public final class FeedPageCache: Sendable {
     /// not kept, when it ended before this call and the chunk is not kept, or when a story in it
     /// has expired at `now`.
     public func awaitChunk(_ key: NearbyChunk.Key, at now: Date) async -> NearbyChunk? {
-        guard case .chunk(let chunk) = await self.kept.awaitValue(.chunk(key), at: now) else { return nil }
-        return chunk
+        await self.kept.awaitValue(.chunk(key), at: now)?.chunk
     }
 
     // MARK: Invalidation
