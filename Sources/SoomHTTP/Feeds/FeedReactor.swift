@@ -40,7 +40,9 @@ struct FeedReactor: Reactor {
     static func reduce(state: State, mutation: Mutation) -> State {
         switch mutation {
         case .pageLoaded(let cards, let nextCursor, let shared):
-            State(cards: state.cards + cards, nextCursor: nextCursor, shared: state.cards.isEmpty ? shared : nil)
+            // The first page (every request's only one) is taken as it is, not copied.
+            state.cards.isEmpty
+                ? State(cards: cards, nextCursor: nextCursor, shared: shared) : State(cards: state.cards + cards, nextCursor: nextCursor, shared: nil)
         }
     }
 }
