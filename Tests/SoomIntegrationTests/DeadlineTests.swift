@@ -16,8 +16,12 @@ struct DeadlineTests {
     func lockHeldElsewhere() async throws {
         try await withTestApp(requestDeadline: .seconds(2)) { client, database in
             let tokens = try await database.makeAccounts(2)
-            let me = try #require(UUID(uuidString: try await client.accountID(tokens[0])))
-            let other = try await client.accountID(tokens[1])
+            // Setup and the check after are not what is tested: with the whole suite running on two
+            // cores, even `GET /v1/me` has missed this test's 2 s deadline once, so they are retried.
+            let mine = try await Self.unhurried { try await client.send(.get, "/v1/me", token: tokens[0]) }
+            let others = try await Self.unhurried { try await client.send(.get, "/v1/me", token: tokens[1]) }
+            let me = try #require(UUID(uuidString: try mine.object.id))
+            let other = try others.object.id
             let logger = Logger(label: "soom-test-lock")
             try await TestPostgres.withConnection(database.configuration, logger: logger) { holder in
                 try await holder.query("BEGIN", logger: logger)
@@ -43,9 +47,21 @@ struct DeadlineTests {
             #expect(try await database.scalar("SELECT count(*)::int FROM follows") == 0)
             #expect(try await database.scalar("SELECT follower_count + following_count FROM accounts ORDER BY 1 DESC LIMIT 1") == 0)
             // And the server goes on: the same requests succeed now.
-            #expect(try await client.send(.patch, "/v1/me", json: ["bio": "제때 소개"], token: tokens[0]).status == .ok)
-            #expect(try await client.send(.put, "/v1/users/\(other)/follow", token: tokens[0]).status == .ok)
+            let patched = try await Self.unhurried { try await client.send(.patch, "/v1/me", json: ["bio": "제때 소개"], token: tokens[0]) }
+            #expect(patched.status == .ok)
+            let followed = try await Self.unhurried { try await client.send(.put, "/v1/users/\(other)/follow", token: tokens[0]) }
+            #expect(followed.status == .ok)
         }
+    }
+
+    /// Sends `request` again (up to five times in all) while its answer is `503 timeout`: this
+    /// test's short deadline passed on a loaded machine.
+    private static func unhurried(_ request: () async throws -> TestResponse) async throws -> TestResponse {
+        var response = try await request()
+        for _ in 1..<5 where response.status == .serviceUnavailable && response.errorCode == "timeout" {
+            response = try await request()
+        }
+        return response
     }
 
     @Test("a transaction commits only before its deadline; a commit under way is not cut off by it")
