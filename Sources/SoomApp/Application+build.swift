@@ -53,6 +53,7 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
             RetentionJob(notifications: notifications, identity: identityRepository, images: images, startAfter: migrated, logger: logger),
             PhotoScrubJob(images: images, digest: digest, startAfter: migrated, logger: logger),
             PlannerStatisticsJob(statistics: PlannerStatistics(database: database), startAfter: migrated, logger: logger),
+            FollowingInboxJob(inbox: FollowingInbox(database: database), startAfter: migrated, logger: logger),
         ] : []
 
     // HTTP

@@ -239,7 +239,17 @@ counter_drift() {
               LEFT JOIN (SELECT follower_id, count(*) AS n FROM follows GROUP BY follower_id) o ON o.follower_id = a.id
             WHERE a.card_count <> coalesce(k.n, 0) OR a.follower_count <> coalesce(i.n, 0) OR a.following_count <> coalesce(o.n, 0) HAVING count(*) > 0),
            (SELECT 'tags ' || count(*) FROM tags t LEFT JOIN (SELECT tag_key, count(*) AS n FROM card_tags GROUP BY tag_key) u ON u.tag_key = t.key
-            WHERE t.usage_count <> coalesce(u.n, 0) HAVING count(*) > 0))" | sed 's/^$/0/'
+            WHERE t.usage_count <> coalesce(u.n, 0) HAVING count(*) > 0),
+           (SELECT 'inbox ' || count(*) FROM accounts r JOIN follows f ON f.follower_id = r.id
+              JOIN cards c ON c.author_id = f.followee_id AND c.parent_id IS NULL AND c.created_at >= r.inbox_since
+            WHERE r.inbox_ready AND NOT EXISTS (SELECT 1 FROM following_inbox i WHERE i.reader_id = r.id AND i.card_id = c.id) HAVING count(*) > 0),
+           (SELECT 'inboxes ' || count(*) FROM accounts WHERE inbox_since IS NOT NULL AND id <> '$READER_ID' HAVING count(*) > 0))" | sed 's/^$/0/'
+}
+
+# The reader's following inbox: "ready, N rows", "opened" or "none".
+reader_inbox() {
+    sql "SELECT CASE WHEN inbox_ready THEN 'ready, ' || (SELECT count(*) FROM following_inbox WHERE reader_id = a.id) || ' rows'
+                     WHEN inbox_since IS NOT NULL THEN 'opened' ELSE 'none' END FROM accounts a WHERE id = '$READER_ID'"
 }
 
 reader_feed() { # live top-level cards in the reader's following feed
@@ -299,7 +309,7 @@ measure_stage() {
     echo "$STAGE_LABEL" >"$WORK/stage"
     wait_quiet
     before=$(analyze_counts)
-    say "$STAGE_LABEL: $(sql "SELECT count(*) FROM cards WHERE parent_id IS NULL") cards; analysed (autovacuum+ANALYZE): $before"
+    say "$STAGE_LABEL: $(sql "SELECT count(*) FROM cards WHERE parent_id IS NULL") cards; analysed (autovacuum+ANALYZE): $before; reader's inbox: $(reader_inbox)"
     each_route measure_row
     after=$(analyze_counts)
     drift=$(counter_drift)

@@ -180,6 +180,12 @@ FROM grow_card_rows WHERE burst ORDER BY g;
 UPDATE accounts a SET card_count = a.card_count + k.n
 FROM (SELECT author_id, count(*)::integer AS n FROM grow_cards GROUP BY author_id) AS k WHERE a.id = k.author_id;
 
+-- The following inboxes (migration 0013): each top-level card goes to its author's followers
+-- who have one, as `fan_out_card` does for a post (the reader's, once its follows opened it).
+INSERT INTO following_inbox (reader_id, created_at, card_id, author_id)
+SELECT f.follower_id, c.created_at, c.id, c.author_id FROM grow_cards c JOIN follows f ON f.followee_id = c.author_id AND f.inbox
+ON CONFLICT DO NOTHING;
+
 -- Tags: one card_tags row per card and tag (names are their own keys), the usage counts in key order.
 CREATE TEMP TABLE grow_card_tags ON COMMIT DROP AS
 SELECT DISTINCT t.name COLLATE "C" AS tag_key, c.id AS card_id, c.created_at
@@ -193,7 +199,9 @@ INSERT INTO likes (card_id, account_id, created_at) SELECT card_id, account_id, 
 
 -- Follows: any account (never the reader: its follows stay as they are) follows a Zipf-ranked
 -- one (ranks scattered over accounts of all ages); both counters move by the follows really
--- inserted, in one update per account.
+-- inserted, in one update per account. A follower with a following inbox would need its rows
+-- flagged and its inbox filled (`set_follow`); the stage's followers follow about twenty accounts
+-- each, far below the threshold, and growing.sh checks that no inbox but the reader's exists.
 CREATE TEMP TABLE grow_follows (follower_id uuid, followee_id uuid) ON COMMIT DROP;
 WITH d AS MATERIALIZED (
     SELECT 1 + floor(random() * :people)::integer AS f, 1 + ((pg_temp.grow_zipf(:people) - 1)::bigint * 2654435761 % :people)::integer AS e

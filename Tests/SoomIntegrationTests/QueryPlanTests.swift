@@ -82,6 +82,8 @@ struct GrowingQueryPlanTests {
         ("tag feed, later page, shared", TagStatements.FeedAfter.sharedSQL, "card_tags"),
         ("following, first page", FollowingStatements.First.sql, "cards_author_feed_idx"),
         ("following, later page", FollowingStatements.After.sql, "cards_author_feed_idx"),
+        ("following, first page, inbox", FollowingStatements.First.sql, "following_inbox_pkey"),
+        ("following, later page, inbox", FollowingStatements.After.sql, "following_inbox_pkey"),
         ("card detail", CardStatements.Detail.sql, "cards_pkey"),
         ("a viewer's marks on a page", CardStatements.ViewerMarks.sql, "likes_pkey"),
         ("ranked tags", TagStatements.Ranked.sql, "tags"),
@@ -90,7 +92,7 @@ struct GrowingQueryPlanTests {
     ]
 
     /// The tables that grew in the burst: once analysed, none of them may be read whole by a hot statement.
-    static let grown = ["cards", "likes", "accounts", "card_tags", "tags"]
+    static let grown = ["cards", "likes", "accounts", "card_tags", "tags", "following_inbox"]
 
     /// On the empty tables of a new deployment each statement's plan reads through its index (it
     /// may scan a table that is empty); those plans last until the first rows are analysed, within
@@ -111,6 +113,13 @@ struct GrowingQueryPlanTests {
                     """
                     INSERT INTO likes (card_id, account_id, created_at)
                     SELECT c.id, a.id, now() FROM (SELECT id FROM cards ORDER BY created_at DESC LIMIT 2000) c
+                    CROSS JOIN (SELECT id FROM accounts LIMIT 10) a
+                    """)
+                // Ten readers' following inboxes, 2,000 cards each.
+                try await database.execute(
+                    """
+                    INSERT INTO following_inbox (reader_id, created_at, card_id, author_id)
+                    SELECT a.id, c.created_at, c.id, c.author_id FROM (SELECT id, created_at, author_id FROM cards ORDER BY created_at DESC LIMIT 2000) c
                     CROSS JOIN (SELECT id FROM accounts LIMIT 10) a
                     """)
                 // The server's job analyses what grew; PostgreSQL then plans the session's statements again.

@@ -11,8 +11,9 @@ extension CardStatements {
     /// the parent's liveness (and that neither the author nor the parent's author blocked the
     /// other), counts the comment card on its parent or the card on its author, inserts, records
     /// its tags (`card_tags` rows, `tags.usage_count` + 1 each), notifies the parent's author, and
-    /// queues the favourite-tag notifications when another account favours one of the tags — all
-    /// or nothing.
+    /// queues the favourite-tag notifications when another account favours one of the tags, and
+    /// fans a top-level card out to the following inboxes of its author's wide followers
+    /// (`fan_out_card`, migration 0013) — all or nothing.
     ///
     /// Lock order (see `TagUsageSQL`): the author's account first (`author`, which every other
     /// part waits for through `background_ok`), then the uploaded background's image row (KEY
@@ -59,16 +60,19 @@ extension CardStatements {
                 INSERT INTO notifications (id, recipient_id, type, actor_id, card_id, created_at)
                 SELECT gen_random_uuid(), p.author_id, 'card_commented', $1::uuid, p.id, $12::timestamptz
                 FROM parent p WHERE p.author_id <> $1::uuid AND EXISTS (SELECT 1 FROM inserted)),
+            fanned AS (
+                SELECT fan_out_card($5::uuid, $1::uuid, $12::timestamptz) AS n FROM inserted WHERE parent_id IS NULL),
             favorite_tag_outbox AS (
                 INSERT INTO tag_notification_outbox (card_id, created_at)
                 SELECT $5::uuid, $12::timestamptz WHERE EXISTS (SELECT 1 FROM inserted) AND EXISTS (
                     SELECT 1 FROM favorite_tags f WHERE f.tag_key = ANY ($14::text[]) AND f.account_id <> $1::uuid))
             SELECT (SELECT count(*) FROM inserted)::int, (SELECT ok FROM background_ok), EXISTS (SELECT 1 FROM author),
-                   (SELECT until FROM restriction)
+                   (SELECT until FROM restriction), (SELECT coalesce(sum(n), 0) FROM fanned)::int
             """
         /// Inserted rows (0 or 1), whether the author and background passed, whether the author
-        /// exists, and the end of a running restriction.
-        typealias Row = (inserted: Int, backgroundOK: Bool, authorExists: Bool, restrictedUntil: Date?)
+        /// exists, the end of a running restriction, and the following-inbox rows written (the
+        /// column also makes `fanned` run: a CTE nothing reads is not evaluated).
+        typealias Row = (inserted: Int, backgroundOK: Bool, authorExists: Bool, restrictedUntil: Date?, inboxRows: Int)
 
         let card: NewCard
 
@@ -98,7 +102,7 @@ extension CardStatements {
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
-            try row.decode((Int, Bool, Bool, Date?).self)
+            try row.decode((Int, Bool, Bool, Date?, Int).self)
         }
     }
 }

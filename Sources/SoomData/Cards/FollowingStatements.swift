@@ -2,12 +2,18 @@ import Foundation
 import PostgresNIO
 import SoomDomain
 
-/// The following feed as prepared statements: fan-out on read, one round trip, with two ways to
-/// find a page and PostgreSQL choosing between them per request (one-time filters, so a single
-/// generic plan serves every viewer).
+/// The following feed as prepared statements: one round trip, with three ways to find a page and
+/// PostgreSQL choosing between them per request (one-time filters, so a single generic plan
+/// serves every viewer).
 ///
-/// Nothing is written per follower when someone posts, so an account followed by 100,000 posts
-/// as cheaply as any other. Reading:
+/// - **An inbox** (readers who follow `wideFollowing` accounts or more, once the
+///   `following-inbox` job has filled it; migration 0013): `box` reads the reader's
+///   `following_inbox` rows newest first, skipping cards no longer live and accounts no longer
+///   followed. It covers cards from `accounts.inbox_since` on (about a week); a page that reaches
+///   that edge is completed below it by fan-out on read. The inbox was filled when the cards were
+///   posted, so a post writes one row per *wide* follower of its author, and nothing for the rest.
+///
+/// Fan-out on read, for everyone else and below an inbox's edge:
 ///
 /// - **Few follows** (fewer than `wideFollowing`): *per-author probes*. `heads` takes each
 ///   followed account's newest live top-level card below the cursor (a `LIMIT 1` index-only probe
@@ -35,7 +41,8 @@ import SoomDomain
 /// As in `CardStatements`, inner bounds are constants and `$n` cuts the page outside, so that the
 /// generic plan is costed for a few rows.
 enum FollowingStatements {
-    /// From this many follows on, a page starts with the window walk.
+    /// From this many follows on, a page starts with the window walk, and the follow that reaches
+    /// it opens the reader's inbox (`set_follow`).
     static let wideFollowing = 256
 
     /// How many of the newest cards below the cursor the window walk reads at most.
@@ -46,29 +53,48 @@ enum FollowingStatements {
     /// The statement's text, with `FirstPageStatement`'s parameters (`$1` viewer, `$2` the page's
     /// rows) or `LaterPageStatement`'s (`$1` viewer, `$2`/`$3` the cursor, `$4` the page's rows).
     static func sql(afterCursor: Bool) -> String {
-        let after = afterCursor ? " AND (c.created_at, c.id) < (timestamptz 'epoch' + $2::int8 * interval '1 microsecond', $3)" : ""
+        let position = "(timestamptz 'epoch' + $2::int8 * interval '1 microsecond', $3)"
+        let after = afterCursor ? " AND (c.created_at, c.id) < \(position)" : ""
         let pageRows = afterCursor ? "$4" : "$2"
-        let ownLive = "c.parent_id IS NULL AND \(CardRow.live)\(after) AND (c.created_at, c.id) < (SELECT created_at, id FROM upper)"
+        // Fan-out on read serves only what the inbox does not hold: cards before its lower edge.
+        // The window walks from the cursor and filters by the edge after reading (as a condition of
+        // its index scan, the planner would price the walk for a third of the table and read it
+        // whole); only the page that crosses the edge walks entries above it.
+        let belowInbox = " AND c.created_at < coalesce((SELECT since FROM me), 'infinity'::timestamptz)"
+        let ownLive = "c.parent_id IS NULL AND \(CardRow.live)\(after)\(belowInbox) AND (c.created_at, c.id) < (SELECT created_at, id FROM upper)"
         return """
             WITH me AS (
-                SELECT following_count >= \(wideFollowing) AS wide FROM accounts WHERE id = $1),
+                SELECT following_count >= \(wideFollowing) AS wide, CASE WHEN inbox_ready THEN inbox_since END AS since
+                FROM accounts WHERE id = $1),
+            box AS (
+                SELECT * FROM (
+                    SELECT i.created_at, i.card_id AS id FROM following_inbox i JOIN cards c ON c.id = i.card_id
+                    WHERE i.reader_id = $1 AND i.created_at >= (SELECT since FROM me)\(afterCursor ? " AND (i.created_at, i.card_id) < \(position)" : "")
+                      AND \(CardRow.live)
+                      AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = $1 AND f.followee_id = i.author_id OFFSET 0)
+                    ORDER BY i.created_at DESC, i.card_id DESC LIMIT \(rows)) b
+                LIMIT \(pageRows)),
+            below AS (
+                SELECT (SELECT since FROM me) IS NULL OR (SELECT count(*) FROM box) < \(pageRows) AS needed),
             hits AS (
                 SELECT * FROM (
                     SELECT r.created_at, r.id FROM (
                         SELECT c.created_at, c.id, c.author_id, c.expires_at FROM cards c
-                        WHERE c.parent_id IS NULL AND c.hidden_at IS NULL\(after) AND (SELECT wide FROM me)
+                        WHERE c.parent_id IS NULL AND c.hidden_at IS NULL\(after)
+                          AND (SELECT wide FROM me) AND (SELECT needed FROM below)
                         ORDER BY c.created_at DESC, c.id DESC LIMIT \(window)) r
-                    WHERE \(CardRow.unexpired(as: "r"))
+                    WHERE \(CardRow.unexpired(as: "r"))\(belowInbox.replacingOccurrences(of: "c.created_at", with: "r.created_at"))
                       AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = $1 AND f.followee_id = r.author_id OFFSET 0)
                     ORDER BY r.created_at DESC, r.id DESC LIMIT \(rows)) h
                 LIMIT \(pageRows)),
             edge AS (
                 SELECT c.created_at, c.id FROM cards c
-                WHERE c.parent_id IS NULL AND c.hidden_at IS NULL\(after) AND (SELECT wide FROM me)
+                WHERE c.parent_id IS NULL AND c.hidden_at IS NULL\(after)
+                  AND (SELECT wide FROM me) AND (SELECT needed FROM below)
                 ORDER BY c.created_at DESC, c.id DESC OFFSET \(window - 1) LIMIT 1),
             fallback AS (
-                SELECT NOT COALESCE((SELECT wide FROM me), false)
-                    OR ((SELECT count(*) FROM hits) < \(pageRows) AND EXISTS (SELECT 1 FROM edge)) AS needed),
+                SELECT (SELECT needed FROM below) AND (NOT COALESCE((SELECT wide FROM me), false)
+                    OR ((SELECT count(*) FROM hits) < \(pageRows) AND EXISTS (SELECT 1 FROM edge))) AS needed),
             upper AS (
                 SELECT created_at, id FROM (
                     SELECT created_at, id FROM edge
@@ -95,7 +121,8 @@ enum FollowingStatements {
                 WHERE (hd.created_at, hd.id) >= (SELECT created_at, id FROM bound)),
             page AS (
                 SELECT * FROM (
-                    SELECT created_at, id FROM hits UNION ALL SELECT created_at, id FROM candidates
+                    SELECT created_at, id FROM box UNION ALL SELECT created_at, id FROM hits
+                    UNION ALL SELECT created_at, id FROM candidates
                     ORDER BY created_at DESC, id DESC LIMIT \(rows)) p
                 LIMIT \(pageRows))
             SELECT \(CardRow.select(viewer: "$1"))

@@ -62,7 +62,7 @@ public struct PostgresCardRepository: CardRepository {
     /// What posting the card came to, from the one row of `CardStatements.Insert` (which says
     /// what it checks, writes and locks).
     private static func outcome(of card: NewCard, _ rows: [CardStatements.Insert.Row]) -> CreateCardOutcome {
-        let (inserted, backgroundOK, authorExists, restrictedUntil) = rows[0]
+        let (inserted, backgroundOK, authorExists, restrictedUntil, _) = rows[0]
         if inserted == 1 { return .created(card.asPosted) }
         if !authorExists { return .authorNotFound }
         if let restrictedUntil { return .authorRestricted(until: restrictedUntil) }

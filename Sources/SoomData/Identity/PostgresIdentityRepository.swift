@@ -239,6 +239,9 @@ public struct PostgresIdentityRepository: IdentityRepository {
                       WHERE author_id = \(accountID) AND parent_id IS NOT NULL AND hidden_at IS NULL GROUP BY parent_id) d
                 WHERE p.id = d.parent_id AND p.author_id <> \(accountID)
                 """, logger: self.database.logger)
+            // Its following inbox (no foreign key: see migration 0013). Every account it follows is
+            // locked above, so no post by one of them can still add a row.
+            try await connection.query("DELETE FROM following_inbox WHERE reader_id = \(accountID)", logger: self.database.logger)
             // Sessions, transfer codes, uploads, cards, likes, follows, blocks and notifications go with
             // the account (ON DELETE CASCADE);
             // comment cards of others on its cards stay, shown with parentDeleted.

@@ -3,8 +3,8 @@ import PostgresNIO
 import SoomDomain
 
 /// `PeopleRepository` on PostgreSQL. Follows and blocks are the functions `set_follow` and
-/// `set_block` of `sql/0005_people.sql`: one round trip, one transaction each, locking both
-/// accounts in id order. Reads are one statement (a second only to tell an empty list from a
+/// `set_block` of `sql/0005_people.sql` (`set_follow` as 0013 redefines it, with the following
+/// inbox): one round trip, one transaction each, locking both accounts in id order. Reads are one statement (a second only to tell an empty list from a
 /// missing or hidden account).
 public struct PostgresPeopleRepository: PeopleRepository {
     let database: Database
@@ -25,7 +25,8 @@ public struct PostgresPeopleRepository: PeopleRepository {
     }
 
     public func setFollow(_ following: Bool, target: UUID, by viewer: UUID, at time: Date) async throws -> FollowOutcome {
-        let rows = try await self.database.rows("SELECT outcome, target_followers FROM set_follow(\(viewer), \(target), \(following), \(time))")
+        let rows = try await self.database.rows(
+            "SELECT outcome, target_followers FROM set_follow(\(viewer), \(target), \(following), \(time), \(FollowingStatements.wideFollowing)::int)")
         let (outcome, count) = try rows[0].decode((String, Int?).self)
         switch outcome {
         case "done": return .done(following: following, followerCount: count ?? 0)
