@@ -6,7 +6,7 @@
 /// "too many clients". Apps beyond the limit wait for a slot instead; a test that starts an app
 /// inside another (task-local `held`) reuses its slot, so nesting cannot deadlock.
 actor TestAppSlots {
-    static let shared = TestAppSlots(limit: 24)
+    static let shared = TestAppSlots(limit: 12)
 
     @TaskLocal static var held = false
 
