@@ -47,7 +47,9 @@ struct FollowingInboxTests {
 
             // The follow that reaches the threshold opens the inbox; posts fan out from then on.
             #expect(try await client.relate(tokens[0], "follow", first.uuidString).status == .ok)
-            #expect(try await database.scalar("SELECT count(*)::int FROM accounts WHERE id = \(reader) AND inbox_since IS NOT NULL AND NOT inbox_ready") == 1)
+            #expect(
+                try await database.scalar("SELECT count(*)::int FROM accounts WHERE id = \(reader) AND inbox_since IS NOT NULL AND NOT inbox_ready")
+                    == 1)
             #expect(try await database.scalar("SELECT count(*)::int FROM follows WHERE follower_id = \(reader) AND NOT inbox") == 0)
             for index in 1...3 { try await client.postCard(tokens[1], "first \(index)") }
             for index in 1...4 { try await client.postCard(tokens[3], "stranger \(index)") }
@@ -59,7 +61,9 @@ struct FollowingInboxTests {
                 (early: try await FollowingInbox(database: pool).fill(), late: try await FollowingInbox(database: pool).fill(now: Date() + 3600))
             }
             #expect(filled.early == 0 && filled.late == 1)
-            #expect(try await database.scalar("SELECT count(*)::int FROM accounts WHERE id = \(reader) AND inbox_ready AND inbox_since < now() - interval '6 days'") == 1)
+            #expect(
+                try await database.scalar(
+                    "SELECT count(*)::int FROM accounts WHERE id = \(reader) AND inbox_ready AND inbox_since < now() - interval '6 days'") == 1)
             // 3 by the first account, and two of each followed account made in SQL (not the 10-day-old one).
             #expect(try await database.scalar("SELECT count(*)::int FROM following_inbox WHERE reader_id = \(reader)") == 3 + 2 * (wide - 1))
             try await Self.expectDefinition(client, database, tokens[0], reader, "ready: the inbox, then fan-out on read below its edge")
@@ -87,13 +91,16 @@ struct FollowingInboxTests {
             #expect(try await client.relate(tokens[0], "follow", unfollowed.uuidString, false).status == .ok)
             #expect(try await client.relate(tokens[0], "block", first.uuidString).status == .ok)
             try await database.execute(
-                "UPDATE cards SET hidden_at = now() WHERE id = (SELECT card_id FROM following_inbox WHERE reader_id = \(reader) AND author_id = \(second) LIMIT 1)")
+                "UPDATE cards SET hidden_at = now() WHERE id = (SELECT card_id FROM following_inbox WHERE reader_id = \(reader) AND author_id = \(second) LIMIT 1)"
+            )
             try await Self.expectDefinition(client, database, tokens[0], reader, "after an unfollow, a block and a hidden card")
 
             // Past the horizon: the edge moves up and the rows below it go; the feed stays whole.
             let trimmed = try await database.withDatabase { pool in try await FollowingInbox(database: pool).trim(now: Date() + 6 * 24 * 3600) }
             #expect(trimmed > 0)
-            #expect(try await database.scalar("SELECT count(*)::int FROM following_inbox WHERE created_at < (SELECT inbox_since FROM accounts WHERE id = \(reader))") == 0)
+            #expect(
+                try await database.scalar(
+                    "SELECT count(*)::int FROM following_inbox WHERE created_at < (SELECT inbox_since FROM accounts WHERE id = \(reader))") == 0)
             try await Self.expectDefinition(client, database, tokens[0], reader, "after the edge moved up")
         }
     }
@@ -167,7 +174,8 @@ struct FollowingInboxTests {
         for limit in [7, 50] {
             let ids = try await client.allPages("/v1/feeds/following", token: token, limit: limit).map { $0.id.lowercased() }
             let firstDifference = zip(ids, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(ids.count, expected.count)
-            #expect(ids == expected, "\(when), limit \(limit): \(ids.count) cards, \(expected.count) expected, first difference at \(firstDifference)")
+            #expect(
+                ids == expected, "\(when), limit \(limit): \(ids.count) cards, \(expected.count) expected, first difference at \(firstDifference)")
         }
     }
 }

@@ -26,7 +26,8 @@ public struct PostgresPeopleRepository: PeopleRepository {
 
     public func setFollow(_ following: Bool, target: UUID, by viewer: UUID, at time: Date) async throws -> FollowOutcome {
         let rows = try await self.database.rows(
-            "SELECT outcome, target_followers FROM set_follow(\(viewer), \(target), \(following), \(time), \(FollowingStatements.wideFollowing)::int)")
+            "SELECT outcome, target_followers FROM set_follow(\(viewer), \(target), \(following), \(time), \(FollowingStatements.wideFollowing)::int)"
+        )
         let (outcome, count) = try rows[0].decode((String, Int?).self)
         switch outcome {
         case "done": return .done(following: following, followerCount: count ?? 0)
