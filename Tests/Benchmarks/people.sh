@@ -135,6 +135,11 @@ SQL
 say "(a) up to $WIDE_FOLLOWS follows for the wide reader; (b) the followees of a seeded account that follows ~20 for the narrow reader"
 T0=$(now)
 WIDE_MADE=$(sql "$(follow_sql "SELECT '$WIDE_ID'::uuid, id FROM accounts WHERE $SEEDED ORDER BY random() LIMIT $WIDE_FOLLOWS")")
+# What the follow that reached 256 does in `set_follow` (sql/0013_following_inbox.sql): open the
+# reader's following inbox. The server's `following-inbox` job fills it a request deadline later
+# (waited for before the reads below).
+sql "UPDATE accounts SET inbox_since = clock_timestamp() WHERE id = '$WIDE_ID' AND inbox_since IS NULL AND following_count >= 256" >/dev/null
+sql "UPDATE follows SET inbox = true WHERE follower_id = '$WIDE_ID' AND NOT inbox AND EXISTS (SELECT 1 FROM accounts WHERE id = '$WIDE_ID' AND inbox_since IS NOT NULL)" >/dev/null
 # The model counts only its follows of seeded accounts: earlier runs made every seeded account
 # follow their star writers.
 MODEL=$(sql "SELECT f.follower_id FROM follows f JOIN accounts a ON a.id = f.follower_id JOIN accounts b ON b.id = f.followee_id
@@ -263,6 +268,11 @@ note() { say "$*"; printf '%s\n' "$*" >>"$WORK/notes.txt"; }
 fav_count() { sql "SELECT count(*) FROM notifications WHERE type = 'favorite_tag_used' AND card_id = '$1'"; }
 
 AUTH="Authorization: Bearer $READER_WIDE"
+for _ in $(seq 60); do
+    [ "$(sql "SELECT inbox_ready OR inbox_since IS NULL FROM accounts WHERE id = '$WIDE_ID'")" = t ] && break
+    sleep 1
+done
+say "wide reader's following inbox: $(sql "SELECT CASE WHEN inbox_ready THEN 'ready, ' || (SELECT count(*) FROM following_inbox WHERE reader_id = a.id) || ' rows' WHEN inbox_since IS NOT NULL THEN 'not ready after 60 s' ELSE 'none' END FROM accounts a WHERE id = '$WIDE_ID'")"
 run "GET /healthz" "$URL/healthz"
 run "GET following, follows $WIDE_FOLLOWS, first page" -H "$AUTH" "$URL/v1/feeds/following?limit=20"
 run "GET following, follows $WIDE_FOLLOWS, $WIDE_DEPTH cards down" -H "$AUTH" "$URL/v1/feeds/following?limit=20&cursor=$WIDE_CURSOR"

@@ -102,6 +102,11 @@ struct FollowingInboxTests {
                 try await database.scalar(
                     "SELECT count(*)::int FROM following_inbox WHERE created_at < (SELECT inbox_since FROM accounts WHERE id = \(reader))") == 0)
             try await Self.expectDefinition(client, database, tokens[0], reader, "after the edge moved up")
+
+            // Withdrawal takes the inbox with it.
+            #expect(try await database.scalar("SELECT count(*)::int FROM following_inbox WHERE reader_id = \(reader)") > 0)
+            #expect(try await TestDevice.made(0).withdraw(client, token: tokens[0]).status == .noContent)
+            #expect(try await database.scalar("SELECT count(*)::int FROM following_inbox WHERE reader_id = \(reader)") == 0)
         }
     }
 
