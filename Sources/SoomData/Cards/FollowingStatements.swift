@@ -60,8 +60,9 @@ enum FollowingStatements {
         // The window walks from the cursor and filters by the edge after reading (as a condition of
         // its index scan, the planner would price the walk for a third of the table and read it
         // whole); only the page that crosses the edge walks entries above it.
-        let belowInbox = " AND c.created_at < coalesce((SELECT since FROM me), 'infinity'::timestamptz)"
-        let ownLive = "c.parent_id IS NULL AND \(CardRow.live)\(after)\(belowInbox) AND (c.created_at, c.id) < (SELECT created_at, id FROM upper)"
+        func belowInbox(_ alias: String) -> String { " AND \(alias).created_at < coalesce((SELECT since FROM me), 'infinity'::timestamptz)" }
+        let ownLive =
+            "c.parent_id IS NULL AND \(CardRow.live)\(after)\(belowInbox("c")) AND (c.created_at, c.id) < (SELECT created_at, id FROM upper)"
         return """
             WITH me AS (
                 SELECT following_count >= \(wideFollowing) AS wide, CASE WHEN inbox_ready THEN inbox_since END AS since
@@ -83,7 +84,7 @@ enum FollowingStatements {
                         WHERE c.parent_id IS NULL AND c.hidden_at IS NULL\(after)
                           AND (SELECT wide FROM me) AND (SELECT needed FROM below)
                         ORDER BY c.created_at DESC, c.id DESC LIMIT \(window)) r
-                    WHERE \(CardRow.unexpired(as: "r"))\(belowInbox.replacingOccurrences(of: "c.created_at", with: "r.created_at"))
+                    WHERE \(CardRow.unexpired(as: "r"))\(belowInbox("r"))
                       AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = $1 AND f.followee_id = r.author_id OFFSET 0)
                     ORDER BY r.created_at DESC, r.id DESC LIMIT \(rows)) h
                 LIMIT \(pageRows)),

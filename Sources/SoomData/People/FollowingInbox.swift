@@ -26,8 +26,7 @@ public struct FollowingInbox: Sendable {
 
     public init(database: Database) {
         self.database = database
-        let deadline = database.deadline.components
-        self.grace = Double(deadline.seconds) + Double(deadline.attoseconds) / 1e18 + 5
+        self.grace = Double(database.deadline.nanoseconds) / 1e9 + 5
     }
 
     /// Fills and makes ready every inbox opened more than `grace` before `now`, one reader per

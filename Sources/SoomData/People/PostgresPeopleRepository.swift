@@ -4,8 +4,8 @@ import SoomDomain
 
 /// `PeopleRepository` on PostgreSQL. Follows and blocks are the functions `set_follow` and
 /// `set_block` of `sql/0005_people.sql` (`set_follow` as 0013 redefines it, with the following
-/// inbox): one round trip, one transaction each, locking both accounts in id order. Reads are one statement (a second only to tell an empty list from a
-/// missing or hidden account).
+/// inbox): one round trip, one transaction each, locking both accounts in id order. Reads are one
+/// statement (a second only to tell an empty list from a missing or hidden account).
 public struct PostgresPeopleRepository: PeopleRepository {
     let database: Database
 
