@@ -22,6 +22,9 @@ public struct AppConfiguration: Sendable {
     public var feedCacheLifetime: Double
     /// Half a second: a page opened twice a second or more is read once per lifetime.
     public static let defaultFeedCacheLifetime: Double = 0.5
+    /// The longest a viewer's marks on shared cards (their likes) are answered from memory, in
+    /// seconds (0 = read with every shared page); see `ViewerMarkCache`.
+    public var marksCacheLifetime: Double
     /// When reports hide a card and how long its author is restricted.
     public var moderation: ModerationPolicy
     /// The `/v1` rate limits of this instance; nil switches them off (`SOOM_RATE_LIMIT=off`).
@@ -45,7 +48,8 @@ public struct AppConfiguration: Sendable {
     public init(
         hostname: String = "127.0.0.1", port: Int = 8080, database: DatabaseConfiguration, logLevel: Logger.Level = .info,
         migrateOnStart: Bool = true, backgroundJobs: Bool = true, tagRankingCacheLifetime: Double = 0.25,
-        sessionCacheLifetime: Double = 10, feedCacheLifetime: Double = Self.defaultFeedCacheLifetime, moderation: ModerationPolicy = .default,
+        sessionCacheLifetime: Double = 10, feedCacheLifetime: Double = Self.defaultFeedCacheLifetime, marksCacheLifetime: Double = 60,
+        moderation: ModerationPolicy = .default,
         rateLimits: RateLimits? = RateLimits(), trustForwardedFor: Bool = false,
         metricsToken: String? = nil
     ) {
@@ -58,6 +62,7 @@ public struct AppConfiguration: Sendable {
         self.tagRankingCacheLifetime = tagRankingCacheLifetime
         self.sessionCacheLifetime = sessionCacheLifetime
         self.feedCacheLifetime = feedCacheLifetime
+        self.marksCacheLifetime = marksCacheLifetime
         self.moderation = moderation
         self.rateLimits = rateLimits
         self.trustForwardedFor = trustForwardedFor

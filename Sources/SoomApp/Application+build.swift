@@ -28,21 +28,23 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
     let identityRepository = PostgresIdentityRepository(database: database)
     let sessions = SessionCache(lifetime: configuration.sessionCacheLifetime)
     let feedPages = FeedPageCache(lifetime: configuration.feedCacheLifetime, memos: .encodedCards)
+    let marks = ViewerMarkCache(lifetime: configuration.marksCacheLifetime, pageLifetime: configuration.feedCacheLifetime)
     let identity = IdentityEnvironment(repository: identityRepository, crypto: OpenSSLIdentityCrypto(), sessions: sessions, feedPages: feedPages)
     let cardRepository = PostgresCardRepository(database: database)
-    let cards = CardEnvironment(cards: cardRepository, moderation: configuration.moderation, feedPages: feedPages)
+    let cards = CardEnvironment(cards: cardRepository, moderation: configuration.moderation, feedPages: feedPages, viewerMarks: marks)
     let images = PostgresImageStore(database: database)
     let tags = TagEnvironment(tags: PostgresTagRepository(database: database), rankingCacheLifetime: configuration.tagRankingCacheLifetime)
-    let people = PeopleEnvironment(people: PostgresPeopleRepository(database: database))
+    let people = PeopleEnvironment(people: PostgresPeopleRepository(database: database), viewerMarks: marks)
     let notifications = PostgresNotificationRepository(database: database)
     let digest = OpenSSLContentDigest.sha256Hex
 
-    // Background work, once the schema is migrated. The session cache is used only while its
-    // listener hears the database's account changes.
+    // Background work, once the schema is migrated. The session and marks caches are used only
+    // while their listener hears the database's account changes.
     let migrated = OneTimeSignal(signalled: !configuration.migrateOnStart)
     let sessionListener: [any Service] =
-        configuration.sessionCacheLifetime > 0
-        ? [SessionInvalidationListener(database: configuration.database, cache: sessions, startAfter: migrated, logger: databaseLogger)] : []
+        configuration.sessionCacheLifetime > 0 || configuration.marksCacheLifetime > 0
+        ? [SessionInvalidationListener(database: configuration.database, cache: sessions, marks: marks, startAfter: migrated, logger: databaseLogger)]
+        : []
     let jobs: [any Service] =
         configuration.backgroundJobs
         ? [

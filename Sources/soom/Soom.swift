@@ -121,6 +121,15 @@ extension Soom {
             ProcessInfo.processInfo.environment["SOOM_FEED_CACHE"].flatMap(Double.init) ?? AppConfiguration.defaultFeedCacheLifetime
 
         @Option(
+            name: .customLong("marks-cache"),
+            help: """
+                Seconds a reader's marks on shared feed cards (which they liked) may be answered from memory, 0-300; 0 reads \
+                them with every shared page (env SOOM_MARKS_CACHE). A like, a block or a report reaches every instance at \
+                once through PostgreSQL notifications; this is only the upper bound.
+                """)
+        var marksCache: Int = ProcessInfo.processInfo.environment["SOOM_MARKS_CACHE"].flatMap(Int.init) ?? 60
+
+        @Option(
             name: .customLong("idle-timeout"),
             help: """
                 Seconds a connection may stay open without a whole request head or body part arriving, between \
@@ -141,6 +150,7 @@ extension Soom {
             guard (1...3600).contains(self.idleTimeout) else { throw ValidationError("--idle-timeout must be 1-3600 seconds") }
             guard (1...600).contains(self.headerTimeout) else { throw ValidationError("--header-timeout must be 1-600 seconds") }
             guard (0...300).contains(self.sessionCache) else { throw ValidationError("--session-cache must be 0-300 seconds") }
+            guard (0...300).contains(self.marksCache) else { throw ValidationError("--marks-cache must be 0-300 seconds") }
             guard (0...FeedPageCache.maximumLifetime).contains(self.feedCache) else { throw ValidationError("--feed-cache must be 0-1 seconds") }
         }
 
@@ -151,7 +161,8 @@ extension Soom {
             try await self.options.withDatabase { database in
                 var configuration = AppConfiguration(
                     hostname: self.hostname, port: self.port, database: database, logLevel: try self.options.level,
-                    sessionCacheLifetime: Double(self.sessionCache), feedCacheLifetime: self.feedCache, moderation: try self.safety.moderation(),
+                    sessionCacheLifetime: Double(self.sessionCache), feedCacheLifetime: self.feedCache,
+                    marksCacheLifetime: Double(self.marksCache), moderation: try self.safety.moderation(),
                     rateLimits: try self.safety.rateLimits(),
                     trustForwardedFor: self.safety.trustForwardedFor,
                     // From the environment only: a command-line argument would show in `ps`.

@@ -60,9 +60,11 @@ struct FeedPageCacheIntegrationTests {
         }
     }
 
+    /// With the viewers' marks read for every page (`marksCacheLifetime: 0`); kept marks are
+    /// `ViewerMarkCacheIntegrationTests`' (they show another instance's like within a notification's delay).
     @Test("another instance's changes show within the lifetime; the reader's likes (with their count) and blocks show at once")
     func otherInstance() async throws {
-        try await withTwoTestApps(sessionCacheLifetime: 0, feedCacheLifetime: Self.lifetime) { one, two, database in
+        try await withTwoTestApps(sessionCacheLifetime: 0, feedCacheLifetime: Self.lifetime, marksCacheLifetime: 0) { one, two, database in
             let tokens = try await database.makeAccounts(2)
             let (reader, author) = (tokens[0], tokens[1])
             let card = try await one.postCard(author, "처음").id

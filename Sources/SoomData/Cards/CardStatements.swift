@@ -89,30 +89,35 @@ struct SharedPageRead<Base: SharedPageStatement>: PostgresPreparedStatement {
 
 extension CardStatements {
     /// What makes a shared page the viewer's (`$1`): which of the cards (`$2`) they liked, with
-    /// those cards' like counts now — probes of the `likes` and `cards` primary keys — and whether
+    /// those cards' like counts now — probes of the `likes` and `cards` primary keys — whether
     /// they and any of the authors (`$3`) blocked one another, either way, or they reported one of
-    /// the cards. One row (an aggregate over no likes still gives one).
+    /// the cards; and whether they have any block or report at all (`guarded`: only marks without
+    /// are kept, `ViewerMarkCache`). One row (an aggregate over no likes still gives one).
     ///
     /// Most readers have never blocked, been blocked or reported: one probe of each index by the
-    /// viewer (`blocks_list_idx`, `blocks_blocked_idx`, `reports_reporter_idx`) says so, and only
-    /// a viewer with any of them pays for the probes per author and per card (`CASE` guarantees the
-    /// order). Measured with pgbench on 1.2M cards, 4 clients: 3,120 → 4,244 statements/s, where
-    /// the likes probes alone give 4,502.
+    /// viewer (`blocks_list_idx`, `blocks_blocked_idx`, `reports_reporter_idx`, made once in the
+    /// `viewer` CTE) says so, and only a viewer with any of them pays for the probes per author and
+    /// per card (`CASE` guarantees the order). Measured with pgbench on 1.2M cards, 4 clients:
+    /// 3,120 → 4,244 statements/s, where the likes probes alone give 4,502.
     struct ViewerMarks: PostgresPreparedStatement {
         static let sql = """
+            WITH viewer AS (
+                SELECT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = $1)
+                       OR EXISTS (SELECT 1 FROM blocks b WHERE b.blocked_id = $1) AS blocks,
+                       EXISTS (SELECT 1 FROM reports r WHERE r.reporter_id = $1) AS reports)
             SELECT COALESCE(array_agg(l.card_id), '{}'), COALESCE(array_agg(c.like_count), '{}'),
-                   CASE WHEN EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = $1)
-                          OR EXISTS (SELECT 1 FROM blocks b WHERE b.blocked_id = $1)
+                   CASE WHEN (SELECT blocks FROM viewer)
                         THEN EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = $1 AND b.blocked_id = ANY($3::uuid[]))
                                                                OR (b.blocked_id = $1 AND b.blocker_id = ANY($3::uuid[])))
                         ELSE false END
-                   OR CASE WHEN EXISTS (SELECT 1 FROM reports r WHERE r.reporter_id = $1)
+                   OR CASE WHEN (SELECT reports FROM viewer)
                            THEN EXISTS (SELECT 1 FROM reports r WHERE r.card_id = ANY($2::uuid[]) AND r.reporter_id = $1)
-                           ELSE false END
+                           ELSE false END,
+                   (SELECT blocks OR reports FROM viewer)
             FROM likes l JOIN cards c ON c.id = l.card_id
             WHERE l.account_id = $1 AND l.card_id = ANY($2::uuid[])
             """
-        typealias Row = (liked: [UUID: Int], blocked: Bool)
+        typealias Row = SoomDomain.ViewerMarks
 
         let viewer: UUID
         let cards: [UUID]
@@ -127,8 +132,9 @@ extension CardStatements {
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
-            let (cards, counts, blocked) = try row.decode(([UUID], [Int], Bool).self)
-            return (Dictionary(zip(cards, counts), uniquingKeysWith: { first, _ in first }), blocked)
+            let (cards, counts, blocked, guarded) = try row.decode(([UUID], [Int], Bool, Bool).self)
+            return SoomDomain.ViewerMarks(
+                liked: Dictionary(zip(cards, counts), uniquingKeysWith: { first, _ in first }), blocked: blocked, guarded: guarded)
         }
     }
 }

@@ -89,8 +89,9 @@ extension PostgresCardRepository {
     }
 
     public func viewerMarks(of viewer: UUID, cards: [UUID], authors: [UUID]) async throws -> ViewerMarks {
-        let rows = try await self.database.rows(CardStatements.ViewerMarks(viewer: viewer, cards: cards, authors: authors))
-        return rows.first.map { ViewerMarks(liked: $0.liked, blocked: $0.blocked) } ?? ViewerMarks(liked: [:], blocked: false)
+        // One row always (an aggregate); none would be a broken statement, and is read as guarded.
+        try await self.database.rows(CardStatements.ViewerMarks(viewer: viewer, cards: cards, authors: authors)).first
+            ?? ViewerMarks(liked: [:], blocked: false, guarded: true)
     }
 
     public func nearbyChunks(_ keys: [NearbyChunk.Key]) async throws -> [NearbyChunk] {

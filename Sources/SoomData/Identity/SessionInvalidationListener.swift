@@ -6,20 +6,22 @@ import ServiceLifecycle
 import SoomDomain
 import Synchronization
 
-/// Keeps this instance's `SessionCache` honest: listens on `SessionCache.channel` over a
-/// connection of its own (not from the pool) and drops the entries of every account a
-/// notification names.
+/// Keeps this instance's `SessionCache` and `ViewerMarkCache` honest: listens on
+/// `SessionCache.channel` over a connection of its own (not from the pool) and drops the entries
+/// of every account a notification names.
 ///
-/// The cache is used only while this listener is known to hear every change:
-/// - `resume()` once `LISTEN` is in place and migration 0009's six triggers exist and are enabled;
-/// - `suspend()` (which empties it) as soon as the connection fails, a heartbeat is not heard
+/// The caches are used only while this listener is known to hear every change:
+/// - `resume()` once `LISTEN` is in place and the triggers of migrations 0009 (six, sessions and
+///   accounts) and 0014 (nine, marks) exist and are enabled;
+/// - `suspend()` (which empties them) as soon as the connection fails, a heartbeat is not heard
 ///   back within `heartbeatTimeout`, or the service stops; then it reconnects, waiting
 ///   1, 2, 4 … up to 30 seconds between attempts, and resumes.
 /// The heartbeat is itself a notification on the channel, sent every `heartbeat` and expected
 /// back: it proves the whole path, not just the connection. A dead connection does not always
 /// fail by itself, and a pooler in transaction mode answers queries but drops notifications.
 ///
-/// Payloads: an account id (drop its entries), `*` (drop all: a `TRUNCATE`), `heartbeat:<id>`.
+/// Payloads: an account id (drop its sessions), `*` (drop all sessions: a `TRUNCATE`),
+/// `marks:<account id>` (drop that viewer's marks), `marks:*` (drop all marks), `heartbeat:<id>`.
 ///
 /// Every wait on the connection has a deadline or is cancellable: the trigger check and the close
 /// are raced against `setupTimeout`, the heartbeat against `heartbeatTimeout`. With PostgresNIO
@@ -29,10 +31,11 @@ import Synchronization
 /// hang: seen in 1 of 80 listener stops under `ListenerStopTests`' terminations, and in 5 of 36
 /// apps under `ShutdownStressTests`; none since).
 ///
-/// Metric: `soom_session_cache_listening`, 1 while the cache is in use, else 0.
+/// Metric: `soom_session_cache_listening`, 1 while the caches are in use, else 0.
 public struct SessionInvalidationListener: Service {
     let database: DatabaseConfiguration
     let cache: SessionCache
+    let marks: ViewerMarkCache
     let startAfter: OneTimeSignal
     let logger: Logger
     let heartbeat: Duration
@@ -42,11 +45,13 @@ public struct SessionInvalidationListener: Service {
 
     /// - Parameter startAfter: the first connection waits for it (the triggers come with the schema).
     public init(
-        database: DatabaseConfiguration, cache: SessionCache, startAfter: OneTimeSignal, logger: Logger,
+        database: DatabaseConfiguration, cache: SessionCache, marks: ViewerMarkCache = ViewerMarkCache(lifetime: 0), startAfter: OneTimeSignal,
+        logger: Logger,
         heartbeat: Duration = .seconds(5), heartbeatTimeout: Duration = .seconds(3), setupTimeout: Duration = .seconds(5)
     ) {
         self.database = database
         self.cache = cache
+        self.marks = marks
         self.startAfter = startAfter
         self.logger = logger
         self.heartbeat = heartbeat
@@ -64,10 +69,13 @@ public struct SessionInvalidationListener: Service {
     /// The notifications ended without an error (the connection closed).
     struct NotificationsEnded: Error {}
 
-    /// Migration 0009's triggers, by table.
+    /// The triggers of migrations 0009 and 0014, by table.
     static let triggers = [
         ("sessions", "sessions_ended"), ("sessions", "sessions_changed"), ("sessions", "sessions_truncated"),
         ("accounts", "accounts_deleted"), ("accounts", "accounts_identity_changed"), ("accounts", "accounts_truncated"),
+        ("likes", "likes_marked"), ("likes", "likes_unmarked"), ("likes", "likes_marks_truncated"),
+        ("blocks", "blocks_marked"), ("blocks", "blocks_unmarked"), ("blocks", "blocks_marks_truncated"),
+        ("reports", "reports_marked"), ("reports", "reports_unmarked"), ("reports", "reports_marks_truncated"),
     ]
 
     /// The heartbeats sent and not yet heard back.
@@ -97,16 +105,18 @@ public struct SessionInvalidationListener: Service {
                     break  // stopping: the notifications end because this task was cancelled
                 } catch {
                     self.logger.warning(
-                        "session cache off until the database's notifications are heard again",
+                        "session and marks caches off until the database's notifications are heard again",
                         metadata: ["error": "\(loggableDescription(of: error))", "retryIn": "\(delay)"])
                 }
                 self.cache.suspend()
+                self.marks.suspend()
                 listening.record(0)
                 try? await Task.sleep(for: delay)
                 delay = min(delay * 2, .seconds(30))
             }
         }
         self.cache.suspend()
+        self.marks.suspend()
         listening.record(0)
     }
 
@@ -130,8 +140,9 @@ public struct SessionInvalidationListener: Service {
                 }
                 guard enabled == Self.triggers.count else { throw TriggersMissing() }
                 self.cache.resume()
+                self.marks.resume()
                 onListening()
-                self.logger.debug("session cache on: listening for account changes")
+                self.logger.debug("session and marks caches on: listening for account changes")
                 let heartbeats = Heartbeats()
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
@@ -139,6 +150,15 @@ public struct SessionInvalidationListener: Service {
                             let payload = notification.payload
                             if payload.hasPrefix("heartbeat:") {
                                 heartbeats.heard(payload)
+                            } else if payload.hasPrefix("marks:") {
+                                let account = payload.dropFirst("marks:".count)
+                                if account == "*" {
+                                    self.marks.invalidateAll()
+                                } else if let accountID = UUID(uuidString: String(account)) {
+                                    self.marks.invalidate(viewer: accountID)
+                                } else {
+                                    throw UnreadablePayload()
+                                }
                             } else if payload == "*" {
                                 self.cache.invalidateAll()
                             } else if let accountID = UUID(uuidString: payload) {

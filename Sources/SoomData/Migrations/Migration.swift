@@ -34,6 +34,7 @@ public struct Migration: Sendable, Equatable {
             ("0011_retention_and_photos.sql", PackageResources._011_retention_and_photos_sql),
             ("0012_reporter_age.sql", PackageResources._012_reporter_age_sql),
             ("0013_following_inbox.sql", PackageResources._013_following_inbox_sql),
+            ("0014_viewer_marks_notifications.sql", PackageResources._014_viewer_marks_notifications_sql),
         ]
         return try files.map { file in
             guard let version = Int(file.name.prefix(while: \.isNumber)) else { throw MigrationError.badFileName(file.name) }

@@ -121,8 +121,7 @@ extension ReadFeed {
             let shared = FeedPage(
                 cards: zip(shown, distances).map { $0.card.measured($1) }, next: next, shared: memos.count == shown.count ? .cards(memos) : nil)
             if shared.cards.isEmpty { return shared }
-            let marks = try await self.environment.cards.viewerMarks(
-                of: viewer, cards: shared.cards.map(\.id), authors: Array(Set(shared.cards.map(\.author.id))))
+            let marks = try await self.marks(of: viewer, on: shared.cards)
             return marks.blocked ? nil : shared.seen(by: viewer, marks: marks)
         }
         return nil

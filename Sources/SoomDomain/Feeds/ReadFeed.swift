@@ -60,15 +60,26 @@ public struct ReadFeed: Sendable {
                 if !marks.blocked { return shared.seen(by: viewer, marks: marks) }
             }
             if let kept {
-                let marks =
-                    kept.cards.isEmpty
-                    ? ViewerMarks(liked: [:], blocked: false)
-                    : try await self.environment.cards.viewerMarks(
-                        of: viewer, cards: kept.cards.map(\.id), authors: Array(Set(kept.cards.map(\.author.id))))
+                let marks = try await self.marks(of: viewer, on: kept.cards)
                 if !marks.blocked { return kept.seen(by: viewer, marks: marks) }
             }
         }
         return try await self.environment.cards.page(of: feed, after: position, limit: limit, viewer: viewer)
+    }
+
+    /// `viewer`'s marks on a shared page's `cards`: from `ViewerMarkCache` when it keeps them all,
+    /// else one small read (`CardRepository.viewerMarks`), kept for the next time when the viewer
+    /// has no block and no report at all.
+    func marks(of viewer: UUID, on cards: [Card]) async throws -> ViewerMarks {
+        guard !cards.isEmpty else { return .none }
+        let cache = self.environment.viewerMarks
+        let ticket = cache.ticket()
+        let readAt = self.environment.now()
+        if let marks = cache.marks(of: viewer, on: cards, at: readAt) { return marks }
+        let ids = cards.map(\.id)
+        let marks = try await self.environment.cards.viewerMarks(of: viewer, cards: ids, authors: Array(Set(cards.map(\.author.id))))
+        cache.store(marks, of: viewer, cards: ids, readAt: readAt, seenAt: self.environment.now(), ticket: ticket)
+        return marks
     }
 
     /// Reads again, in a task of its own, a shared page `FeedPageCache.lookUp` found due for a

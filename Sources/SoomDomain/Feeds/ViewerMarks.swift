@@ -8,11 +8,18 @@ public struct ViewerMarks: Sendable, Equatable {
     /// The viewer and an author on the page blocked one another, or the viewer reported a card on
     /// it: the page must be read for the viewer.
     public let blocked: Bool
+    /// The viewer has a block (either way) or a report at all, so these marks say nothing about
+    /// other cards or authors, and `ViewerMarkCache` does not keep them.
+    public let guarded: Bool
 
-    public init(liked: [UUID: Int], blocked: Bool) {
+    public init(liked: [UUID: Int], blocked: Bool, guarded: Bool? = nil) {
         self.liked = liked
         self.blocked = blocked
+        self.guarded = guarded ?? blocked
     }
+
+    /// A viewer's marks on no cards at all.
+    public static let none = ViewerMarks(liked: [:], blocked: false)
 }
 
 extension FeedPage {

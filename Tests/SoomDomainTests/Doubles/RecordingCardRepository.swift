@@ -57,7 +57,7 @@ final class RecordingCardRepository: CardRepository {
 
     func card(id: UUID, viewer: UUID) async throws -> Card? { nil }
     func delete(cardID: UUID, by accountID: UUID) async throws -> DeleteCardOutcome { .notFound }
-    func setLike(_ liked: Bool, cardID: UUID, by accountID: UUID) async throws -> LikeState? { nil }
+    func setLike(_ liked: Bool, cardID: UUID, by accountID: UUID) async throws -> LikeState? { LikeState(liked: liked, likeCount: liked ? 1 : 0) }
 
     func page(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
         self.calls.withLock { $0.pages.append((feed, position, limit)) }

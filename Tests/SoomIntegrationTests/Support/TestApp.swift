@@ -95,9 +95,9 @@ func withFreshDatabase(
 }
 
 /// Runs `test` against two instances of the application sharing one fresh database, as behind a
-/// load balancer, each with the given session-cache lifetime.
+/// load balancer, each with the given session-cache, feed-cache and marks-cache lifetimes.
 func withTwoTestApps(
-    sessionCacheLifetime: Double, feedCacheLifetime: Double = 0,
+    sessionCacheLifetime: Double, feedCacheLifetime: Double = 0, marksCacheLifetime: Double = 60,
     _ test: @escaping @Sendable (any TestClientProtocol, any TestClientProtocol, TestDatabase) async throws -> Void
 ) async throws {
     try await TestAppSlots.withSlot {
@@ -107,7 +107,7 @@ func withTwoTestApps(
                     AppConfiguration(
                         hostname: "127.0.0.1", port: 0, database: configuration, logLevel: .warning, migrateOnStart: false,
                         tagRankingCacheLifetime: 0, sessionCacheLifetime: sessionCacheLifetime, feedCacheLifetime: feedCacheLifetime,
-                        rateLimits: nil))
+                        marksCacheLifetime: marksCacheLifetime, rateLimits: nil))
             }
             let (first, second) = (try app(), try app())
             try await first.test(.ahc(.http)) { one in

@@ -8,15 +8,19 @@ public struct CardEnvironment: Sendable {
     /// Shared feed pages `ReadFeed` may answer from memory; the use cases that change cards
     /// invalidate it. Off (lifetime 0) unless given.
     public let feedPages: FeedPageCache
+    /// Viewers' marks on shared cards `ReadFeed` may complete pages from; the use cases that change
+    /// a viewer's marks (a like, a report) invalidate it. Off (lifetime 0) unless given.
+    public let viewerMarks: ViewerMarkCache
     public let now: @Sendable () -> Date
 
     public init(
         cards: any CardRepository, moderation: ModerationPolicy = .default, feedPages: FeedPageCache = FeedPageCache(lifetime: 0),
-        now: @escaping @Sendable () -> Date = { Date() }
+        viewerMarks: ViewerMarkCache = ViewerMarkCache(lifetime: 0), now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.cards = cards
         self.moderation = moderation
         self.feedPages = feedPages
+        self.viewerMarks = viewerMarks
         self.now = now
     }
 

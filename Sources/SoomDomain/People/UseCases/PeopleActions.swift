@@ -61,6 +61,8 @@ public struct BlockAccount: Sendable {
         guard try await self.environment.people.setBlock(blocked, target: target, by: viewer, at: self.environment.now()) else {
             throw SoomError.accountNotVisible
         }
+        self.environment.viewerMarks.invalidate(viewer: viewer)
+        self.environment.viewerMarks.invalidate(viewer: target)
         return blocked
     }
 }

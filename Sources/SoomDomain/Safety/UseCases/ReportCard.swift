@@ -17,6 +17,7 @@ public struct ReportCard: Sendable {
     public func callAsFunction(_ cardID: UUID, reason: ReportReason, by reporterID: UUID) async throws -> Bool {
         let outcome = try await self.environment.cards.report(
             cardID: cardID, by: reporterID, reason: reason, at: self.environment.stamp, policy: self.environment.moderation)
+        if outcome == .reported || outcome == .hid { self.environment.viewerMarks.invalidate(viewer: reporterID) }
         switch outcome {
         case .reported: return false
         case .hid:
