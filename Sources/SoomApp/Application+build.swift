@@ -28,7 +28,7 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
     let identityRepository = PostgresIdentityRepository(database: database)
     let sessions = SessionCache(lifetime: configuration.sessionCacheLifetime)
     let feedPages = FeedPageCache(lifetime: configuration.feedCacheLifetime, memos: .encodedCards)
-    let marks = ViewerMarkCache(lifetime: configuration.marksCacheLifetime, pageLifetime: configuration.feedCacheLifetime)
+    let marks = ViewerMarkCache(lifetime: configuration.marksCacheLifetime)
     let identity = IdentityEnvironment(repository: identityRepository, crypto: OpenSSLIdentityCrypto(), sessions: sessions, feedPages: feedPages)
     let cardRepository = PostgresCardRepository(database: database)
     let cards = CardEnvironment(cards: cardRepository, moderation: configuration.moderation, feedPages: feedPages, viewerMarks: marks)

@@ -7,21 +7,23 @@ import SoomDomain
 import Synchronization
 
 /// Keeps this instance's `SessionCache` and `ViewerMarkCache` honest: listens on
-/// `SessionCache.channel` over a connection of its own (not from the pool) and drops the entries
-/// of every account a notification names.
+/// `SessionCache.channel` and `ViewerMarkCache.channel` over a connection of its own (not from the
+/// pool) and drops the entries of every account a notification names.
 ///
 /// The caches are used only while this listener is known to hear every change:
 /// - `resume()` once `LISTEN` is in place and the triggers of migrations 0009 (six, sessions and
-///   accounts) and 0014 (nine, marks) exist and are enabled;
+///   accounts) and 0014 (twelve, marks) exist and are enabled;
 /// - `suspend()` (which empties them) as soon as the connection fails, a heartbeat is not heard
 ///   back within `heartbeatTimeout`, or the service stops; then it reconnects, waiting
 ///   1, 2, 4 … up to 30 seconds between attempts, and resumes.
-/// The heartbeat is itself a notification on the channel, sent every `heartbeat` and expected
+/// The heartbeat is itself a notification on each channel, sent every `heartbeat` and expected
 /// back: it proves the whole path, not just the connection. A dead connection does not always
 /// fail by itself, and a pooler in transaction mode answers queries but drops notifications.
 ///
-/// Payloads: an account id (drop its sessions), `*` (drop all sessions: a `TRUNCATE`),
-/// `marks:<account id>` (drop that viewer's marks), `marks:*` (drop all marks), `heartbeat:<id>`.
+/// Payloads, on either channel: an account id (drop its sessions, or its marks), `*` (drop them
+/// all: a `TRUNCATE`, a bulk change), `heartbeat:<id>`. The marks have a channel of their own so
+/// that an instance of an earlier version, whose listener knows only the sessions' payloads,
+/// goes on working beside this one.
 ///
 /// Every wait on the connection has a deadline or is cancellable: the trigger check and the close
 /// are raced against `setupTimeout`, the heartbeat against `heartbeatTimeout`. With PostgresNIO
@@ -73,9 +75,9 @@ public struct SessionInvalidationListener: Service {
     static let triggers = [
         ("sessions", "sessions_ended"), ("sessions", "sessions_changed"), ("sessions", "sessions_truncated"),
         ("accounts", "accounts_deleted"), ("accounts", "accounts_identity_changed"), ("accounts", "accounts_truncated"),
-        ("likes", "likes_marked"), ("likes", "likes_unmarked"), ("likes", "likes_marks_truncated"),
-        ("blocks", "blocks_marked"), ("blocks", "blocks_unmarked"), ("blocks", "blocks_marks_truncated"),
-        ("reports", "reports_marked"), ("reports", "reports_unmarked"), ("reports", "reports_marks_truncated"),
+        ("likes", "likes_marked"), ("likes", "likes_unmarked"), ("likes", "likes_remarked"), ("likes", "likes_marks_truncated"),
+        ("blocks", "blocks_marked"), ("blocks", "blocks_unmarked"), ("blocks", "blocks_remarked"), ("blocks", "blocks_marks_truncated"),
+        ("reports", "reports_marked"), ("reports", "reports_unmarked"), ("reports", "reports_remarked"), ("reports", "reports_marks_truncated"),
     ]
 
     /// The heartbeats sent and not yet heard back.
@@ -86,11 +88,24 @@ public struct SessionInvalidationListener: Service {
         func isPending(_ id: String) -> Bool { self.pending.withLock { $0.contains(id) } }
     }
 
+    /// Whether a connection got as far as listening: the next reconnection waits a second again.
+    private final class Reached: Sendable {
+        private let reached = Mutex(false)
+        func set() { self.reached.withLock { $0 = true } }
+        func take() -> Bool {
+            self.reached.withLock { reached in
+                defer { reached = false }
+                return reached
+            }
+        }
+    }
+
     public func run() async throws {
         let listening = Gauge(label: "soom_session_cache_listening")
         listening.record(0)
         await cancelWhenGracefulShutdown {
             var delay = Duration.seconds(1)
+            let reached = Reached()
             while !Task.isCancelled {
                 guard self.startAfter.isSignalled else {
                     try? await Task.sleep(for: .milliseconds(100))
@@ -98,12 +113,13 @@ public struct SessionInvalidationListener: Service {
                 }
                 do {
                     try await self.listen {
-                        delay = .seconds(1)
+                        reached.set()
                         listening.record(1)
                     }
                 } catch  where Task.isCancelled || error is CancellationError {
                     break  // stopping: the notifications end because this task was cancelled
                 } catch {
+                    if reached.take() { delay = .seconds(1) }
                     self.logger.warning(
                         "session and marks caches off until the database's notifications are heard again",
                         metadata: ["error": "\(loggableDescription(of: error))", "retryIn": "\(delay)"])
@@ -111,6 +127,7 @@ public struct SessionInvalidationListener: Service {
                 self.cache.suspend()
                 self.marks.suspend()
                 listening.record(0)
+                if reached.take() { delay = .seconds(1) }
                 try? await Task.sleep(for: delay)
                 delay = min(delay * 2, .seconds(30))
             }
@@ -121,69 +138,14 @@ public struct SessionInvalidationListener: Service {
     }
 
     /// One connection's life: returns or throws only when it ends.
-    private func listen(onListening: () -> Void) async throws {
+    private func listen(onListening: @escaping @Sendable () -> Void) async throws {
         var configuration = try DatabaseProbe.connectionConfiguration(self.database)
         configuration.options.additionalStartupParameters = [("application_name", Self.applicationName)]
         let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: self.logger)
         do {
-            try await connection.listen(on: SessionCache.channel) { notifications in
-                let pairs = Self.triggers.map { "('\($0.0)', '\($0.1)')" }.joined(separator: ", ")
-                let logger = self.logger
-                let enabled = try await Database.race(self.setupTimeout) {
-                    try await connection.query(
-                        PostgresQuery(
-                            unsafeSQL: """
-                                SELECT count(*) FROM pg_trigger
-                                WHERE tgenabled <> 'D' AND (tgrelid::regclass::text, tgname) IN (\(pairs))
-                                """), logger: logger
-                    ).collect().first?.decode(Int.self)
-                }
-                guard enabled == Self.triggers.count else { throw TriggersMissing() }
-                self.cache.resume()
-                self.marks.resume()
-                onListening()
-                self.logger.debug("session and marks caches on: listening for account changes")
-                let heartbeats = Heartbeats()
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        for try await notification in notifications {
-                            let payload = notification.payload
-                            if payload.hasPrefix("heartbeat:") {
-                                heartbeats.heard(payload)
-                            } else if payload.hasPrefix("marks:") {
-                                let account = payload.dropFirst("marks:".count)
-                                if account == "*" {
-                                    self.marks.invalidateAll()
-                                } else if let accountID = UUID(uuidString: String(account)) {
-                                    self.marks.invalidate(viewer: accountID)
-                                } else {
-                                    throw UnreadablePayload()
-                                }
-                            } else if payload == "*" {
-                                self.cache.invalidateAll()
-                            } else if let accountID = UUID(uuidString: payload) {
-                                self.cache.invalidate(account: accountID)
-                            } else {
-                                throw UnreadablePayload()
-                            }
-                        }
-                        throw NotificationsEnded()
-                    }
-                    group.addTask {
-                        while true {
-                            try await Task.sleep(for: self.heartbeat)
-                            let id = "heartbeat:\(UUID().uuidString)"
-                            heartbeats.sent(id)
-                            // Sent and heard back within the timeout, or this connection is given up
-                            // (`race` cancels the attempt: a dead socket may never answer at all).
-                            _ = try await Database.race(self.heartbeatTimeout) {
-                                try await connection.query("SELECT pg_notify(\(SessionCache.channel), \(id))", logger: self.logger)
-                                while heartbeats.isPending(id) { try await Task.sleep(for: .milliseconds(20)) }
-                            }
-                        }
-                    }
-                    // Both run until one fails; that failure ends this connection.
-                    try await group.next()
+            try await connection.listen(on: SessionCache.channel) { sessionNotifications in
+                try await connection.listen(on: ViewerMarkCache.channel) { markNotifications in
+                    try await self.serve(connection, sessions: sessionNotifications, marks: markNotifications, onListening: onListening)
                 }
             }
         } catch {
@@ -191,6 +153,80 @@ public struct SessionInvalidationListener: Service {
             throw error
         }
         await self.close(connection)
+    }
+
+    /// With `LISTEN` in place on both channels: checks the triggers, switches the caches on, and
+    /// serves notifications and heartbeats until one fails.
+    private func serve(
+        _ connection: PostgresConnection, sessions: PostgresNotificationSequence, marks: PostgresNotificationSequence,
+        onListening: @Sendable () -> Void
+    ) async throws {
+        let pairs = Self.triggers.map { "('\($0.0)', '\($0.1)')" }.joined(separator: ", ")
+        let logger = self.logger
+        let enabled = try await Database.race(self.setupTimeout) {
+            try await connection.query(
+                PostgresQuery(
+                    unsafeSQL: """
+                        SELECT count(*) FROM pg_trigger
+                        WHERE tgenabled <> 'D' AND (tgrelid::regclass::text, tgname) IN (\(pairs))
+                        """), logger: logger
+            ).collect().first?.decode(Int.self)
+        }
+        guard enabled == Self.triggers.count else { throw TriggersMissing() }
+        self.cache.resume()
+        self.marks.resume()
+        onListening()
+        self.logger.debug("session and marks caches on: listening for account changes")
+        let heartbeats = Heartbeats()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for try await notification in sessions {
+                    let payload = notification.payload
+                    if payload.hasPrefix("heartbeat:") {
+                        heartbeats.heard(payload)
+                    } else if payload == "*" {
+                        self.cache.invalidateAll()
+                    } else if let accountID = UUID(uuidString: payload) {
+                        self.cache.invalidate(account: accountID)
+                    } else {
+                        throw UnreadablePayload()
+                    }
+                }
+                throw NotificationsEnded()
+            }
+            group.addTask {
+                for try await notification in marks {
+                    let payload = notification.payload
+                    if payload.hasPrefix("heartbeat:") {
+                        heartbeats.heard(payload)
+                    } else if payload == "*" {
+                        self.marks.invalidateAll()
+                    } else if let accountID = UUID(uuidString: payload) {
+                        self.marks.invalidate(viewer: accountID)
+                    } else {
+                        throw UnreadablePayload()
+                    }
+                }
+                throw NotificationsEnded()
+            }
+            group.addTask {
+                while true {
+                    try await Task.sleep(for: self.heartbeat)
+                    // One heartbeat per channel, each sent and heard back within the timeout, or this
+                    // connection is given up (`race` cancels the attempt: a dead socket may never answer at all).
+                    let ids = [SessionCache.channel, ViewerMarkCache.channel].map { ($0, "heartbeat:\(UUID().uuidString)") }
+                    for (_, id) in ids { heartbeats.sent(id) }
+                    _ = try await Database.race(self.heartbeatTimeout) {
+                        for (channel, id) in ids {
+                            try await connection.query("SELECT pg_notify(\(channel), \(id))", logger: self.logger)
+                        }
+                        while ids.contains(where: { heartbeats.isPending($0.1) }) { try await Task.sleep(for: .milliseconds(20)) }
+                    }
+                }
+            }
+            // All run until one fails; that failure ends this connection.
+            try await group.next()
+        }
     }
 
     /// Closes the connection, waiting `setupTimeout` at most: a close that never completes must not hold the service.

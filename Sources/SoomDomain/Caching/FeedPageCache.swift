@@ -198,7 +198,7 @@ public final class FeedPageCache: Sendable {
     @discardableResult
     public func store(_ page: FeedPage, for key: Key, ticket: Ticket) -> FeedPage? {
         // A fresh memo per kept page: what outer layers derive from it lives and dies with it.
-        let kept = FeedPage(cards: page.cards, next: page.next, shared: self.memos.page().map(SharedMemos.page))
+        let kept = FeedPage(cards: page.cards, next: page.next, shared: self.memos.page().map(SharedMemos.page), readAt: ticket.readAt)
         return self.kept.store(.page(kept), for: .page(key), readAt: ticket.readAt, cost: Self.cost(of: page), ticket: ticket.ticket) ? kept : nil
     }
 
@@ -227,7 +227,7 @@ public final class FeedPageCache: Sendable {
     @discardableResult
     public func store(_ chunk: NearbyChunk, for key: NearbyChunk.Key, ticket: Ticket) -> NearbyChunk? {
         // A fresh memo per kept entry: what outer layers derive from a card lives and dies with it.
-        let kept = NearbyChunk(entries: chunk.entries.map { $0.keeping(self.memos.card()) }, size: chunk.size)
+        let kept = NearbyChunk(entries: chunk.entries.map { $0.keeping(self.memos.card()) }, size: chunk.size, readAt: ticket.readAt)
         let cost = Self.cost(of: chunk.entries.map(\.card))
         return self.kept.store(.chunk(kept), for: .chunk(key), readAt: ticket.readAt, cost: cost, ticket: ticket.ticket) ? kept : nil
     }

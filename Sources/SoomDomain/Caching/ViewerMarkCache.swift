@@ -11,23 +11,25 @@ import Foundation
 ///   way and no report at all (`ViewerMarks.guarded` false), for whom `blocked` is false on every
 ///   page. A viewer with any is read every time, as without the cache.
 /// - Every change to a viewer's marks (a like or unlike, a block either way made or undone, a
-///   report made or purged) notifies `SessionCache.channel` with `marks:<account id>` from the
-///   database (triggers of migration 0014), and the instance's listener calls `invalidate(viewer:)`;
-///   the instance that made the change calls it itself before answering. `marks:*` (a bulk
-///   change, a `TRUNCATE`) calls `invalidateAll()`.
+///   report made or purged) notifies `channel` with the account's id from the database (triggers
+///   of migration 0014), and the instance's listener calls `invalidate(viewer:)`; the instance
+///   that made the change calls it itself before answering. `*` (a bulk change, a `TRUNCATE`)
+///   calls `invalidateAll()`.
 /// - It works only while that listener is connected (`resume()`/`suspend()`), and a read that
 ///   began before an invalidation of its viewer is not kept (`ticket()`).
-/// - A mark lives at most `lifetime` after its read began, even in a book the viewer's later
+/// - A mark lives at most `lifetime` after its read ended, even in a book the viewer's later
 ///   reads keep adding to, and at most `marksPerViewer` marks are kept per viewer.
 ///
-/// Like counts are the shared page's, which may be older than the viewer's own like when the
-/// page was read before it. For `pageLifetime` (the longest a shared page or chunk is served)
-/// after a mark was read, a liked card shows the count read with the mark, as a fresh read would;
-/// after that every page served was read after the mark, so its count includes the like.
+/// Like counts are the shared page's, which may be older than the viewer's own like: a liked card
+/// shows the page's count when the page's read (`FeedPage.readAt`, the oldest chunk's for a nearby
+/// page) began after the mark's read ended, so that it counts the like; otherwise the count read
+/// with the mark, as a fresh read would. A page without `readAt` is not completed from here.
 ///
 /// The mechanism (tickets, listening, memory bounds) is `InvalidatedCache`'s: books by viewer,
 /// tagged with the viewer.
 public final class ViewerMarkCache: Sendable {
+    /// The PostgreSQL notification channel the triggers of migration 0014 notify.
+    public static let channel = "soom_marks_changed"
     /// Marks kept at most per viewer; a read that would keep more starts the viewer's book afresh.
     public static let defaultMarksPerViewer = 512
     /// Viewers kept at most by default.
@@ -53,19 +55,15 @@ public final class ViewerMarkCache: Sendable {
     }
 
     public let marksPerViewer: Int
-    /// The longest a shared page or nearby chunk is served after its read began (`FeedPageCache.lifetime`).
-    public let pageLifetime: TimeInterval
     private let books: InvalidatedCache<UUID, Book, UUID>
 
     /// - Parameters:
-    ///   - lifetime: the longest a mark is served after its read began, in seconds; 0 disables the cache.
-    ///   - pageLifetime: the feed page cache's lifetime (see the type's note on like counts).
+    ///   - lifetime: the longest a mark is served after its read ended, in seconds; 0 disables the cache.
     public init(
-        lifetime: TimeInterval, pageLifetime: TimeInterval = FeedPageCache.maximumLifetime, capacity: Int = ViewerMarkCache.defaultCapacity,
+        lifetime: TimeInterval, capacity: Int = ViewerMarkCache.defaultCapacity,
         byteBudget: Int = ViewerMarkCache.defaultByteBudget, marksPerViewer: Int = ViewerMarkCache.defaultMarksPerViewer
     ) {
         self.marksPerViewer = max(marksPerViewer, 1)
-        self.pageLifetime = max(pageLifetime, 0)
         self.books = InvalidatedCache(lifetime: lifetime, capacity: capacity, byteBudget: byteBudget, listening: false, tags: { [$0.viewer] })
     }
 
@@ -78,15 +76,15 @@ public final class ViewerMarkCache: Sendable {
     public var count: Int { self.books.count }
     public var bytes: Int { self.books.bytes }
 
-    /// `viewer`'s marks on `cards` (as the shared page shows them) if every one is kept and
-    /// servable at `now`; nil if any is not.
-    public func marks(of viewer: UUID, on cards: [Card], at now: Date) -> ViewerMarks? {
-        guard !cards.isEmpty, let book = self.books.value(viewer, at: now) else { return nil }
+    /// `viewer`'s marks on a shared page's cards if every one is kept and servable at `now`; nil
+    /// if any is not, or the page does not say when it was read.
+    public func marks(of viewer: UUID, on page: FeedPage, at now: Date) -> ViewerMarks? {
+        guard !page.cards.isEmpty, let pageReadAt = page.readAt, let book = self.books.value(viewer, at: now) else { return nil }
         var liked: [UUID: Int] = [:]
-        for card in cards {
+        for card in page.cards {
             guard let mark = book.marks[card.id], now.timeIntervalSince(mark.seenAt) < self.lifetime else { return nil }
             guard let markCount = mark.likeCount else { continue }
-            liked[card.id] = now.timeIntervalSince(mark.seenAt) < self.pageLifetime ? markCount : card.likeCount
+            liked[card.id] = pageReadAt > mark.seenAt ? card.likeCount : markCount
         }
         return ViewerMarks(liked: liked, blocked: false, guarded: false)
     }

@@ -68,11 +68,16 @@ public struct FeedPage: Sendable, Equatable {
     /// Set on a page kept by `FeedPageCache` and on the readers' pages made from kept pages or
     /// nearby chunks; not part of the page's value.
     public let shared: SharedMemos?
+    /// When the read of this shared page began — of the oldest chunk, for a nearby page made of
+    /// chunks — so that a reader's kept marks can tell whether it counts their like
+    /// (`ViewerMarkCache`). Set on kept pages and on pages made from them; not part of the value.
+    public let readAt: Date?
 
-    public init(cards: [Card], next: FeedPosition?, shared: SharedMemos? = nil) {
+    public init(cards: [Card], next: FeedPosition?, shared: SharedMemos? = nil, readAt: Date? = nil) {
         self.cards = cards
         self.next = next
         self.shared = shared
+        self.readAt = readAt
     }
 
     public static func == (lhs: FeedPage, rhs: FeedPage) -> Bool {

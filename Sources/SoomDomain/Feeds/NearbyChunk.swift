@@ -14,10 +14,17 @@ public struct NearbyChunk: Sendable, Equatable {
     public let entries: [Entry]
     /// The size the chunk was read for; fewer entries mean the prefix holds nothing older.
     public let size: Int
+    /// When its read began: set on kept chunks (see `FeedPage.readAt`); not part of the value.
+    public let readAt: Date?
 
-    public init(entries: [Entry], size: Int) {
+    public init(entries: [Entry], size: Int, readAt: Date? = nil) {
         self.entries = entries
         self.size = size
+        self.readAt = readAt
+    }
+
+    public static func == (lhs: NearbyChunk, rhs: NearbyChunk) -> Bool {
+        lhs.entries == rhs.entries && lhs.size == rhs.size
     }
 
     /// No card of the prefix is older than the last entry.

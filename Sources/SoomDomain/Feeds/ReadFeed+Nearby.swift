@@ -43,10 +43,11 @@ extension ReadFeed {
             if let position, let head, head.isComplete || head.end.map({ !$0.precedes(position) }) == true {
                 return Lane(
                     prefix: prefix, entries: head.entries.filter { position.precedes($0.position) }, end: head.end, complete: head.isComplete,
-                    next: nil)
+                    next: nil, readAt: head.readAt ?? now)
             }
             return Lane(
-                prefix: prefix, entries: [], end: position, complete: false, next: NearbyChunk.Key(prefix: prefix, after: position, size: size))
+                prefix: prefix, entries: [], end: position, complete: false, next: NearbyChunk.Key(prefix: prefix, after: position, size: size),
+                readAt: nil)
         }
 
         for round in 0..<Self.nearbyRounds {
@@ -57,7 +58,7 @@ extension ReadFeed {
             let lookup = cache.chunks(wanted.map { lanes[$0].next! }, at: now)
             self.refreshInBackground(lookup.due, at: now)
             for (index, chunk) in zip(wanted, lookup.chunks) {
-                if let chunk { lanes[index].extend(with: chunk) } else { missing.append(index) }
+                if let chunk { lanes[index].extend(with: chunk, readAt: now) } else { missing.append(index) }
             }
             if !missing.isEmpty {
                 let (mine, others) = cache.claim(missing.map { lanes[$0].next! })
@@ -82,7 +83,8 @@ extension ReadFeed {
                     guard let chunk = await cache.awaitChunk(key, at: now) else { return nil }
                     read[key] = chunk
                 }
-                for index in missing { lanes[index].extend(with: read[lanes[index].next!]!) }
+                // A chunk read here and not kept was read from this round's `now` on.
+                for index in missing { lanes[index].extend(with: read[lanes[index].next!]!, readAt: now) }
             }
 
             // The newest `size` candidates: the lanes merged newest first (each is in order), so
@@ -119,9 +121,10 @@ extension ReadFeed {
             let next = candidates.count > limit ? shown.last?.position : nil
             let memos = shown.compactMap(\.memo)
             let shared = FeedPage(
-                cards: zip(shown, distances).map { $0.card.measured($1) }, next: next, shared: memos.count == shown.count ? .cards(memos) : nil)
+                cards: zip(shown, distances).map { $0.card.measured($1) }, next: next, shared: memos.count == shown.count ? .cards(memos) : nil,
+                readAt: lanes.compactMap(\.readAt).min())
             if shared.cards.isEmpty { return shared }
-            let marks = try await self.marks(of: viewer, on: shared.cards)
+            let marks = try await self.marks(of: viewer, on: shared)
             return marks.blocked ? nil : shared.seen(by: viewer, marks: marks)
         }
         return nil
@@ -162,12 +165,18 @@ private struct Lane {
     var complete: Bool
     /// The chunk to read next, if any.
     var next: NearbyChunk.Key?
+    /// When the read of its oldest chunk began (`FeedPage.readAt`); nil: nothing read.
+    var readAt: Date?
 
-    mutating func extend(with chunk: NearbyChunk) {
+    /// Appends `chunk`, whose read began at its `readAt` or, if it has none (read by this reader
+    /// and not kept), at `fallback`.
+    mutating func extend(with chunk: NearbyChunk, readAt fallback: Date) {
         // Most lanes take one chunk: share its storage rather than copy its entries.
         if self.entries.isEmpty { self.entries = chunk.entries } else { self.entries += chunk.entries }
         self.end = chunk.end ?? self.end
         self.complete = chunk.isComplete
         self.next = nil
+        let readAt = chunk.readAt ?? fallback
+        self.readAt = min(self.readAt ?? readAt, readAt)
     }
 }

@@ -60,22 +60,23 @@ public struct ReadFeed: Sendable {
                 if !marks.blocked { return shared.seen(by: viewer, marks: marks) }
             }
             if let kept {
-                let marks = try await self.marks(of: viewer, on: kept.cards)
+                let marks = try await self.marks(of: viewer, on: kept)
                 if !marks.blocked { return kept.seen(by: viewer, marks: marks) }
             }
         }
         return try await self.environment.cards.page(of: feed, after: position, limit: limit, viewer: viewer)
     }
 
-    /// `viewer`'s marks on a shared page's `cards`: from `ViewerMarkCache` when it keeps them all,
+    /// `viewer`'s marks on a shared page's cards: from `ViewerMarkCache` when it keeps them all,
     /// else one small read (`CardRepository.viewerMarks`), kept for the next time when the viewer
     /// has no block and no report at all.
-    func marks(of viewer: UUID, on cards: [Card]) async throws -> ViewerMarks {
+    func marks(of viewer: UUID, on page: FeedPage) async throws -> ViewerMarks {
+        let cards = page.cards
         guard !cards.isEmpty else { return .none }
         let cache = self.environment.viewerMarks
         let ticket = cache.ticket()
         let readAt = self.environment.now()
-        if let marks = cache.marks(of: viewer, on: cards, at: readAt) { return marks }
+        if let marks = cache.marks(of: viewer, on: page, at: readAt) { return marks }
         let ids = cards.map(\.id)
         let marks = try await self.environment.cards.viewerMarks(of: viewer, cards: ids, authors: Array(Set(cards.map(\.author.id))))
         cache.store(marks, of: viewer, cards: ids, readAt: readAt, seenAt: self.environment.now(), ticket: ticket)
