@@ -20,6 +20,9 @@
 #                                                measured (0: measure from a cold start)
 #   SOOM_BENCH_SKIP_BUILD=0                      1: use the existing .build-release binary
 #   SOOM_BENCH_BIN=<path to soom>                measure this binary instead (as feeds.sh)
+#   SOOM_MARKS_CACHE=60                          passed to the server: the one reader's marks are kept
+#                                                after its first page; 0 reads them for every page, as
+#                                                for a reader who sees the page's cards for the first time
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
