@@ -180,34 +180,10 @@ public struct SessionInvalidationListener: Service {
         let heartbeats = Heartbeats()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                for try await notification in sessions {
-                    let payload = notification.payload
-                    if payload.hasPrefix("heartbeat:") {
-                        heartbeats.heard(payload)
-                    } else if payload == "*" {
-                        self.cache.invalidateAll()
-                    } else if let accountID = UUID(uuidString: payload) {
-                        self.cache.invalidate(account: accountID)
-                    } else {
-                        throw UnreadablePayload()
-                    }
-                }
-                throw NotificationsEnded()
+                try await Self.consume(sessions, heartbeats: heartbeats, all: self.cache.invalidateAll, one: self.cache.invalidate(account:))
             }
             group.addTask {
-                for try await notification in marks {
-                    let payload = notification.payload
-                    if payload.hasPrefix("heartbeat:") {
-                        heartbeats.heard(payload)
-                    } else if payload == "*" {
-                        self.marks.invalidateAll()
-                    } else if let accountID = UUID(uuidString: payload) {
-                        self.marks.invalidate(viewer: accountID)
-                    } else {
-                        throw UnreadablePayload()
-                    }
-                }
-                throw NotificationsEnded()
+                try await Self.consume(marks, heartbeats: heartbeats, all: self.marks.invalidateAll, one: self.marks.invalidate(viewer:))
             }
             group.addTask {
                 while true {
@@ -227,6 +203,26 @@ public struct SessionInvalidationListener: Service {
             // All run until one fails; that failure ends this connection.
             try await group.next()
         }
+    }
+
+    /// Reads one channel's notifications until they end (which throws): a heartbeat is heard, `*`
+    /// calls `all`, an account id `one`; anything else is unreadable.
+    private static func consume(
+        _ notifications: PostgresNotificationSequence, heartbeats: Heartbeats, all: @Sendable () -> Void, one: @Sendable (UUID) -> Void
+    ) async throws {
+        for try await notification in notifications {
+            let payload = notification.payload
+            if payload.hasPrefix("heartbeat:") {
+                heartbeats.heard(payload)
+            } else if payload == "*" {
+                all()
+            } else if let accountID = UUID(uuidString: payload) {
+                one(accountID)
+            } else {
+                throw UnreadablePayload()
+            }
+        }
+        throw NotificationsEnded()
     }
 
     /// Closes the connection, waiting `setupTimeout` at most: a close that never completes must not hold the service.
