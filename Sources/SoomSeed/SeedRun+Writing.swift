@@ -1,5 +1,6 @@
 import PostgresNIO
 import SoomData
+import SoomDomain
 
 // Phases 3 and 4: copy the staged rows into the real tables, counters included, then recount.
 // `SeedRun.execute` calls all of these inside its one transaction.
@@ -32,7 +33,7 @@ extension SeedRun {
             try await self.execute("SET LOCAL session_replication_role = replica")
             try await self.execute("RELEASE SAVEPOINT seed_replication_role")
             // The likes' marks triggers will not fire: tell every instance, at the commit, what they would have.
-            try await self.execute("SELECT pg_notify('soom_marks_changed', '*')")
+            try await self.execute("SELECT pg_notify(\(ViewerMarkCache.channel), '*')")
             self.progress(.note("writing without per-row foreign-key triggers; references are verified set-based before commit"))
             return true
         } catch let error as PSQLError where error.code == .server {

@@ -115,7 +115,7 @@ public final class ViewerMarkCache: Sendable {
         self.books.invalidate(.tag(viewer))
     }
 
-    /// Forgets every viewer's marks but keeps working: a change that named no account (`marks:*`).
+    /// Forgets every viewer's marks but keeps working: a change that named no account (`*`).
     public func invalidateAll() { self.books.invalidateAll() }
 
     /// The listener is connected (again): from now on every change is heard, so marks may be kept.

@@ -9,13 +9,14 @@ public struct ViewerMarks: Sendable, Equatable {
     /// it: the page must be read for the viewer.
     public let blocked: Bool
     /// The viewer has a block (either way) or a report at all, so these marks say nothing about
-    /// other cards or authors, and `ViewerMarkCache` does not keep them.
+    /// other cards or authors, and `ViewerMarkCache` does not keep them. Marks whose reader did not
+    /// ask are guarded.
     public let guarded: Bool
 
-    public init(liked: [UUID: Int], blocked: Bool, guarded: Bool? = nil) {
+    public init(liked: [UUID: Int], blocked: Bool, guarded: Bool = true) {
         self.liked = liked
         self.blocked = blocked
-        self.guarded = guarded ?? blocked
+        self.guarded = guarded
     }
 
     /// A viewer's marks on no cards at all.
