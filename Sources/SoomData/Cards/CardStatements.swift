@@ -32,6 +32,24 @@ enum CardStatements {
         }
     }
 
+    /// Cards by ID (`$1`) as everyone sees them (`$2`: nobody, `PostgresCardRepository.nobody`),
+    /// only live ones: the kept cards of details and following pages (`FeedPageCache`). Probes of
+    /// the `cards` and `accounts` primary keys.
+    struct Shared: CardRowStatement {
+        static let sql =
+            "SELECT \(CardRow.select(viewer: "$2")) FROM cards c \(CardRow.joins(viewer: "$2")) WHERE c.id = ANY($1::uuid[]) AND \(CardRow.live)"
+
+        let ids: [UUID]
+        let nobody: UUID
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(self.ids)
+            bindings.append(self.nobody)
+            return bindings
+        }
+    }
+
     /// The first page of the latest feed.
     struct LatestFirst: FirstPageStatement, SharedPageStatement {
         static let sql = Self.text(CardRow.pageReading(for: "$1"))

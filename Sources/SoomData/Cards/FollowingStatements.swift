@@ -52,7 +52,10 @@ enum FollowingStatements {
 
     /// The statement's text, with `FirstPageStatement`'s parameters (`$1` viewer, `$2` the page's
     /// rows) or `LaterPageStatement`'s (`$1` viewer, `$2`/`$3` the cursor, `$4` the page's rows).
-    static func sql(afterCursor: Bool) -> String {
+    /// With `positionsOnly`, it ends with the page's positions (ID, microseconds) instead of its
+    /// cards as the viewer sees them: every one live, blocks and reports not applied (the
+    /// viewer's marks say; `ReadFeed.followingFromCards`).
+    static func sql(afterCursor: Bool, positionsOnly: Bool = false) -> String {
         let position = "(timestamptz 'epoch' + $2::int8 * interval '1 microsecond', $3)"
         let after = afterCursor ? " AND (c.created_at, c.id) < \(position)" : ""
         let pageRows = afterCursor ? "$4" : "$2"
@@ -126,27 +129,58 @@ enum FollowingStatements {
                     UNION ALL SELECT created_at, id FROM candidates
                     ORDER BY created_at DESC, id DESC LIMIT \(rows)) p
                 LIMIT \(pageRows))
-            SELECT \(CardRow.select(viewer: "$1"))
-            FROM page JOIN cards c ON c.id = page.id \(CardRow.joins(viewer: "$1"))
-            WHERE \(CardRow.visible(to: "$1"))
-            ORDER BY c.created_at DESC, c.id DESC
+            \(positionsOnly ? Self.positions : Self.cards)
             """
     }
 
+    /// The end of the statement that reads the page's cards as the viewer sees them.
+    private static let cards = """
+        SELECT \(CardRow.select(viewer: "$1"))
+        FROM page JOIN cards c ON c.id = page.id \(CardRow.joins(viewer: "$1"))
+        WHERE \(CardRow.visible(to: "$1"))
+        ORDER BY c.created_at DESC, c.id DESC
+        """
+
+    /// The end of the statement that reads only the page's positions.
+    private static let positions = "SELECT id, (extract(epoch FROM created_at) * 1000000)::int8 FROM page ORDER BY created_at DESC, id DESC"
+
     /// The first page.
-    struct First: FirstPageStatement {
+    struct First: FirstPageStatement, PositionsStatement {
         static let sql = FollowingStatements.sql(afterCursor: false)
+        static let positionsSQL = FollowingStatements.sql(afterCursor: false, positionsOnly: true)
 
         let viewer: UUID
         let limit: Int
     }
 
     /// A later page, below a keyset position.
-    struct After: LaterPageStatement {
+    struct After: LaterPageStatement, PositionsStatement {
         static let sql = FollowingStatements.sql(afterCursor: true)
+        static let positionsSQL = FollowingStatements.sql(afterCursor: true, positionsOnly: true)
 
         let viewer: UUID
         let position: FeedPosition
         let limit: Int
+    }
+}
+
+/// A page statement that also has a form reading only the page's positions (`positionsSQL`),
+/// with the same bindings, for pages whose cards come from `FeedPageCache`.
+protocol PositionsStatement: CardRowStatement {
+    static var positionsSQL: String { get }
+}
+
+/// The positions form of `Base`: the same bindings, `Base.positionsSQL`, rows of ID and microseconds.
+struct PositionsRead<Base: PositionsStatement>: PostgresPreparedStatement {
+    static var sql: String { Base.positionsSQL }
+    typealias Row = FeedPosition
+
+    let base: Base
+
+    func makeBindings() throws -> PostgresBindings { try self.base.makeBindings() }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row {
+        let (id, micros) = try row.decode((UUID, Int64).self)
+        return FeedPosition(createdAtMicros: micros, id: id)
     }
 }

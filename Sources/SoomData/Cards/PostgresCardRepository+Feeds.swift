@@ -88,6 +88,19 @@ extension PostgresCardRepository {
         }
     }
 
+    public func sharedCards(_ ids: [UUID]) async throws -> [Card] {
+        guard !ids.isEmpty else { return [] }
+        return try await self.database.rows(CardStatements.Shared(ids: ids, nobody: Self.nobody)).map(\.card)
+    }
+
+    public func followingPositions(of viewer: UUID, after position: FeedPosition?, limit: Int) async throws -> [FeedPosition] {
+        if let position {
+            try await self.database.rows(PositionsRead(base: FollowingStatements.After(viewer: viewer, position: position, limit: limit + 1)))
+        } else {
+            try await self.database.rows(PositionsRead(base: FollowingStatements.First(viewer: viewer, limit: limit + 1)))
+        }
+    }
+
     public func viewerMarks(of viewer: UUID, cards: [UUID], authors: [UUID]) async throws -> ViewerMarks {
         // One row always (an aggregate); none would be a broken statement, and is read as guarded.
         try await self.database.rows(CardStatements.ViewerMarks(viewer: viewer, cards: cards, authors: authors)).first

@@ -12,11 +12,13 @@ import Foundation
 /// counts and authors' names and pictures.
 ///
 /// It also keeps the nearby feed's shared part, `NearbyChunk`s: the newest cards of one index
-/// prefix, from which `ReadFeed` makes any reader's page around any point in memory.
+/// prefix, from which `ReadFeed` makes any reader's page around any point in memory; and single
+/// cards as everyone sees them (`KeptCard`), from which `ShowCard` answers a card's detail and
+/// `ReadFeed` makes the following feed's pages once it has read their cards' IDs.
 ///
 /// - This instance's own changes are never served stale: the use cases that change what a page
 ///   shows call, once the change is committed, `invalidatePost(in:replyingTo:)` (a post: every
-///   page, and the chunks of the new card's cell), `invalidateAll()` (a deletion, a card hidden
+///   page, the chunks of the new card's cell, and the card it answers), `invalidateAll()` (a deletion, a card hidden
 ///   by reports, a withdrawal, a new name or picture) or `invalidate(card:)` (a like). A like
 ///   drops only the pages showing that card and refuses only reads that included it.
 /// - Other instances' changes show here within `lifetime`.
@@ -33,8 +35,8 @@ import Foundation
 public final class FeedPageCache: Sendable {
     /// The longest a shared page may be served after its read started.
     public static let maximumLifetime: TimeInterval = 1
-    /// Pages and chunks kept at most by default.
-    public static let defaultCapacity = 2048
+    /// Pages, chunks and cards kept at most by default (a page or a chunk is one, and so is a card).
+    public static let defaultCapacity = 16_384
     /// Bytes kept pages may take by default (see `cost(of:)`).
     public static let defaultByteBudget = 32 << 20
     /// Changes remembered for refusing reads that began before them; a read older than the oldest
@@ -52,17 +54,25 @@ public final class FeedPageCache: Sendable {
     fileprivate enum StoreKey: Hashable, Sendable {
         case page(Key)
         case chunk(NearbyChunk.Key)
+        case card(UUID)
 
         /// The chunk's key, if this is one.
         var chunkKey: NearbyChunk.Key? {
             if case .chunk(let key) = self { key } else { nil }
         }
 
-        /// Whether a post in `cell` (nil: not a located top-level card) changes what is kept here.
+        /// The card's ID, if this is one.
+        var cardID: UUID? {
+            if case .card(let id) = self { id } else { nil }
+        }
+
+        /// Whether a post in `cell` (nil: not a located top-level card) changes what is kept here
+        /// (a card a post answers is invalidated by its tag).
         func isChanged(byPostIn cell: String?) -> Bool {
             switch self {
             case .page: true
             case .chunk(let chunk): cell?.hasPrefix(chunk.prefix) == true
+            case .card: false
             }
         }
     }
@@ -70,6 +80,7 @@ public final class FeedPageCache: Sendable {
     fileprivate enum Kept: Sendable {
         case page(FeedPage)
         case chunk(NearbyChunk)
+        case card(KeptCard)
 
         var page: FeedPage? {
             if case .page(let page) = self { page } else { nil }
@@ -79,10 +90,15 @@ public final class FeedPageCache: Sendable {
             if case .chunk(let chunk) = self { chunk } else { nil }
         }
 
+        var card: KeptCard? {
+            if case .card(let card) = self { card } else { nil }
+        }
+
         var cardIDs: [UUID] {
             switch self {
             case .page(let page): page.cards.map(\.id)
             case .chunk(let chunk): chunk.entries.map(\.card.id)
+            case .card(let kept): [kept.card.id]
             }
         }
 
@@ -91,6 +107,7 @@ public final class FeedPageCache: Sendable {
             switch self {
             case .page(let page): page.cards.contains { $0.expiresAt.map { $0 <= now } ?? false }
             case .chunk(let chunk): chunk.hasExpired(at: now)
+            case .card(let kept): kept.card.expiresAt.map { $0 <= now } ?? false
             }
         }
     }
@@ -170,7 +187,7 @@ public final class FeedPageCache: Sendable {
     public func lookUp(_ key: Key, at now: Date) -> PageLookup {
         switch self.kept.lookUp(.page(key), at: now) {
         case .kept(.page(let page), let refresh): .kept(page, refresh: refresh)
-        case .kept(.chunk, _): preconditionFailure("a page key keeps a page")
+        case .kept(.chunk, _), .kept(.card, _): preconditionFailure("a page key keeps a page")
         case .read: .read
         case .wait: .wait
         }
@@ -255,6 +272,44 @@ public final class FeedPageCache: Sendable {
         await self.kept.awaitValue(.chunk(key), at: now)?.chunk
     }
 
+    // MARK: Cards
+
+    /// The kept cards for `ids`, in order (nil where none is kept), under one lock; and `due`: those
+    /// of them in their last quarter of life that nobody is reading yet, now claimed for the
+    /// caller, who reads them again in the background and must `land` each (as `chunks(_:at:)`).
+    public func cards(_ ids: [UUID], at now: Date) -> (cards: [KeptCard?], due: [UUID]) {
+        let (values, due) = self.kept.values(ids.map(StoreKey.card), at: now)
+        return (values.map { $0?.card }, due.compactMap(\.cardID))
+    }
+
+    /// For cards not kept: which of `ids` the caller must read (it must `land` each, whatever
+    /// happens) and which someone else is reading (`awaitCard`), as `claim(_:)` for chunks.
+    public func claimCards(_ ids: [UUID]) -> (mine: [UUID], others: [UUID]) {
+        let (mine, others) = self.kept.claim(ids.map(StoreKey.card))
+        return (mine.compactMap(\.cardID), others.compactMap(\.cardID))
+    }
+
+    /// Keeps `card` (as everyone sees it), read with `ticket`, unless it changed since the ticket
+    /// was taken; the card as kept, with its memo (hand it to waiting readers: `land`), or nil.
+    @discardableResult
+    public func store(_ card: Card, ticket: Ticket) -> KeptCard? {
+        let kept = KeptCard(card: card, memo: self.memos.card(), readAt: ticket.readAt)
+        return self.kept.store(.card(kept), for: .card(card.id), readAt: ticket.readAt, cost: Self.cost(of: [card]), ticket: ticket.ticket)
+            ? kept : nil
+    }
+
+    /// Ends the caller's read of a claimed card: `card` is what `store` kept (nil if the read
+    /// failed, found no live card, or was not kept), handed to every reader waiting for it.
+    public func land(card id: UUID, with card: KeptCard?) {
+        self.kept.land(.card(id), with: card.map(Kept.card))
+    }
+
+    /// The card someone else is reading, once they have it; nil when their read failed or was not
+    /// kept, or when the card is a story that has expired at `now`.
+    public func awaitCard(_ id: UUID, at now: Date) async -> KeptCard? {
+        await self.kept.awaitValue(.card(id), at: now)?.card
+    }
+
     // MARK: Invalidation
 
     /// Drops every page and chunk: after a change that may move cards onto or off pages, or change authors.
@@ -262,8 +317,8 @@ public final class FeedPageCache: Sendable {
         self.kept.invalidateAll()
     }
 
-    /// Drops the pages and chunks showing the card, and refuses reads begun before that show it:
-    /// after a change to its counts only.
+    /// Drops the pages, chunks and kept card showing the card, and refuses reads begun before
+    /// that show it: after a change to its counts only.
     public func invalidate(card id: UUID) {
         self.kept.invalidate(.tag(id))
     }

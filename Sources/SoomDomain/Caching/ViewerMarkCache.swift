@@ -31,7 +31,7 @@ public final class ViewerMarkCache: Sendable {
     /// The PostgreSQL notification channel the triggers of migration 0014 notify.
     public static let channel = "soom_marks_changed"
     /// Marks kept at most per viewer; a read that would keep more starts the viewer's book afresh.
-    public static let defaultMarksPerViewer = 512
+    public static let defaultMarksPerViewer = 2048
     /// Viewers kept at most by default.
     public static let defaultCapacity = 50_000
     /// Bytes kept books may take by default (see `cost(of:)`).

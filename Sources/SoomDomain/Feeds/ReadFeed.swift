@@ -28,12 +28,17 @@ public struct ReadFeed: Sendable {
     /// wanting it wait for that read, and a page in use is read again in the background before it
     /// expires (`FeedPageCache.lookUp`). When the wait ends without a page (the read failed), the
     /// reader reads its own page. A nearby page is made from shared chunks
-    /// (`nearbyFromChunks`). A block between the viewer and an author on the page, or any other
+    /// (`nearbyFromChunks`), a following page from kept cards (`followingFromCards`). A block between the viewer and an author on the page, or any other
     /// feed, reads the viewer's own page.
     private func read(_ feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
         let cache = self.environment.feedPages
         if cache.isEnabled, case .nearby(let location, let radius) = feed,
             let page = try await self.nearbyFromChunks(around: location, radius: radius, after: position, limit: limit, viewer: viewer)
+        {
+            return page
+        }
+        if cache.isEnabled, case .following = feed,
+            let page = try await self.followingFromCards(after: position, limit: limit, viewer: viewer)
         {
             return page
         }

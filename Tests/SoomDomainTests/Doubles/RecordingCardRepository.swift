@@ -2,6 +2,11 @@ import Foundation
 import SoomDomain
 import Synchronization
 
+/// The account no one is, as whom shared cards are read.
+enum PostgresNobody {
+    static let id = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+}
+
 /// A `CardRepository` that answers with prepared outcomes and records what it was asked:
 /// enough to test the card use cases' own logic (validation, cursors, mapping of outcomes).
 final class RecordingCardRepository: CardRepository {
@@ -11,6 +16,9 @@ final class RecordingCardRepository: CardRepository {
         var sharedPages: [(Feed, FeedPosition?, Int)] = []
         var marks: [UUID] = []
         var chunkReads: [[NearbyChunk.Key]] = []
+        var cardReads: [[UUID]] = []
+        var details: [(id: UUID, viewer: UUID)] = []
+        var positionReads: [(UUID, FeedPosition?, Int)] = []
         var reports: [(card: UUID, reporter: UUID, reason: ReportReason, policy: ModerationPolicy)] = []
     }
 
@@ -55,7 +63,11 @@ final class RecordingCardRepository: CardRepository {
         return self.createOutcome(card)
     }
 
-    func card(id: UUID, viewer: UUID) async throws -> Card? { nil }
+    /// Records the read; no card is found (a test of a card read for its viewer checks that it was asked).
+    func card(id: UUID, viewer: UUID) async throws -> Card? {
+        self.calls.withLock { $0.details.append((id, viewer)) }
+        return nil
+    }
     func delete(cardID: UUID, by accountID: UUID) async throws -> DeleteCardOutcome { .notFound }
     func setLike(_ liked: Bool, cardID: UUID, by accountID: UUID) async throws -> LikeState? { LikeState(liked: liked, likeCount: liked ? 1 : 0) }
 
@@ -74,6 +86,22 @@ final class RecordingCardRepository: CardRepository {
     func sharedPage(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> (page: FeedPage, marks: ViewerMarks) {
         self.calls.withLock { $0.sharedPages.append((feed, position, limit)) }
         return (self.pageResult ?? FeedPage(cards: [], next: nil), self.marks(viewer))
+    }
+
+    /// The cards of `pageResult` and of `located` among `ids`, as everyone sees them.
+    func sharedCards(_ ids: [UUID]) async throws -> [Card] {
+        self.calls.withLock { $0.cardReads.append(ids) }
+        let known = (self.pageResult?.cards ?? []) + self.located.withLock { $0 }.map(\.card)
+        return ids.compactMap { id in known.first { $0.id == id }?.seen(by: PostgresNobody.id, liked: false) }
+    }
+
+    /// The positions of `pageResult`'s cards below `position`, at most `limit + 1`.
+    func followingPositions(of viewer: UUID, after position: FeedPosition?, limit: Int) async throws -> [FeedPosition] {
+        self.calls.withLock { $0.positionReads.append((viewer, position, limit)) }
+        let positions = (self.pageResult?.cards ?? []).map {
+            FeedPosition(createdAtMicros: Int64($0.createdAt.timeIntervalSince1970 * 1_000_000), id: $0.id)
+        }
+        return Array(positions.filter { position?.precedes($0) ?? true }.prefix(limit + 1))
     }
 
     func viewerMarks(of viewer: UUID, cards: [UUID], authors: [UUID]) async throws -> ViewerMarks {

@@ -1,0 +1,218 @@
+import Foundation
+import SoomDomain
+import Synchronization
+import Testing
+
+/// Card details and following pages made from kept cards (`FeedPageCache`'s `KeptCard`s) and the
+/// viewer's marks, counted through the doubles' reads.
+@Suite("Reading kept cards")
+struct KeptCardsReadTests {
+    static let viewer = UUID()
+
+    /// Three cards, newest first, as the repository (and a following feed) holds them; the
+    /// viewer's marks as `marks` says; a page cache of a second, and a marks cache.
+    static func environment(
+        marks: @escaping @Sendable (UUID) -> ViewerMarks = { _ in ViewerMarks(liked: [:], blocked: false, guarded: false) },
+        now: @escaping @Sendable () -> Date = { FeedPageCacheTests.start }
+    ) -> (CardEnvironment, RecordingCardRepository, [Card]) {
+        let cards = (0..<3).map { index in
+            let card = FeedPageCacheTests.card(likes: 2)
+            return Card(
+                id: card.id, content: card.content, font: card.font, background: card.background, tags: card.tags, author: card.author,
+                parentID: nil, parentDeleted: false, createdAt: FeedPageCacheTests.start.addingTimeInterval(-Double(index)), expiresAt: nil,
+                likeCount: 2, commentCount: 0, likedByMe: false, isMine: false, distanceMeters: nil)
+        }
+        let repository = RecordingCardRepository(pageResult: FeedPage(cards: cards, next: nil), marks: marks)
+        let viewerMarks = ViewerMarkCache(lifetime: 60)
+        viewerMarks.resume()
+        let environment = CardEnvironment(
+            cards: repository, feedPages: FeedPageCache(lifetime: 1, memos: CountingMemo.maker), viewerMarks: viewerMarks, now: now)
+        return (environment, repository, cards)
+    }
+
+    @Test("a card's detail is read once for every viewer and completed with each viewer's marks; a like reads it again")
+    func detail() async throws {
+        let liked = Mutex<UUID?>(nil)
+        let (environment, repository, cards) = Self.environment(marks: { viewer in
+            let card = liked.withLock { $0 }
+            return ViewerMarks(liked: viewer == Self.viewer && card != nil ? [card!: 3] : [:], blocked: false, guarded: false)
+        })
+        liked.withLock { $0 = cards[1].id }
+        let show = ShowCard(environment)
+        let seen = try await show(cards[1].id, viewer: Self.viewer)
+        #expect(seen.likedByMe && seen.likeCount == 3 && !seen.isMine, "the viewer's like, with the count read with it")
+        let other = try await show(cards[1].id, viewer: UUID())
+        #expect(!other.likedByMe && other.likeCount == 2)
+        let author = try await show(cards[1].id, viewer: cards[1].author.id)
+        #expect(author.isMine)
+        _ = try await show(cards[1].id, viewer: Self.viewer)
+        #expect(repository.calls.withLock { $0.cardReads.count } == 1, "one read of the card for every viewer")
+        #expect(repository.calls.withLock { $0.marks.count } == 3, "one probe per viewer: the first viewer's marks were kept")
+        #expect(repository.calls.withLock { $0.details.isEmpty }, "nothing read for one viewer")
+
+        _ = try await LikeCard(environment)(true, cardID: cards[1].id, by: UUID())
+        _ = try await show(cards[1].id, viewer: Self.viewer)
+        #expect(repository.calls.withLock { $0.cardReads.count } == 2, "a like drops the kept card")
+    }
+
+    @Test("a card not live, or one between which and the viewer stands a block or a report, is read for the viewer")
+    func detailReadExactly() async throws {
+        let (blockedEnvironment, blockedRepository, cards) = Self.environment(marks: { _ in ViewerMarks(liked: [:], blocked: true) })
+        await #expect(throws: SoomError.cardNotFound) { try await ShowCard(blockedEnvironment)(cards[0].id, viewer: Self.viewer) }
+        #expect(blockedRepository.calls.withLock { $0.details.map { $0.id } } == [cards[0].id])
+
+        let (environment, repository, _) = Self.environment()
+        let gone = UUID()
+        await #expect(throws: SoomError.cardNotFound) { try await ShowCard(environment)(gone, viewer: Self.viewer) }
+        #expect(repository.calls.withLock { ($0.cardReads.count, $0.details.map { $0.id }) } == (1, [gone]))
+    }
+
+    @Test("a story is not answered from its kept copy past its expiry")
+    func expiredStory() async throws {
+        let clock = Mutex(FeedPageCacheTests.start)
+        let story = Card(
+            id: UUID(), content: "잠깐", font: .default, background: .builtIn(name: "sea-calm"), tags: [], author: FeedPageCacheTests.author,
+            parentID: nil, parentDeleted: false, createdAt: FeedPageCacheTests.start, expiresAt: FeedPageCacheTests.start.addingTimeInterval(0.5),
+            likeCount: 0, commentCount: 0, likedByMe: false, isMine: false, distanceMeters: nil)
+        let repository = RecordingCardRepository(pageResult: FeedPage(cards: [story], next: nil))
+        let environment = CardEnvironment(cards: repository, feedPages: FeedPageCache(lifetime: 1), now: { clock.withLock { $0 } })
+        _ = try await ShowCard(environment)(story.id, viewer: Self.viewer)
+        _ = try await ShowCard(environment)(story.id, viewer: Self.viewer)
+        #expect(repository.calls.withLock { $0.cardReads.count } == 1)
+        clock.withLock { $0 = $0.addingTimeInterval(0.5) }
+        _ = try? await ShowCard(environment)(story.id, viewer: Self.viewer)
+        #expect(repository.calls.withLock { $0.cardReads.count } == 2, "the expired story's kept copy is not served")
+    }
+
+    @Test("a following page reads its positions every time and its cards once; the cursor goes on below the page")
+    func following() async throws {
+        let (environment, repository, cards) = Self.environment()
+        let read = ReadFeed(environment)
+        let first = try await read(.following, page: try PageRequest(limit: 2, cursor: nil), viewer: Self.viewer)
+        #expect(first.cards.map(\.id) == cards.prefix(2).map(\.id))
+        guard case .cards(let memos) = first.shared else {
+            Issue.record("a page made of kept cards carries their memos")
+            return
+        }
+        #expect(memos.count == 2)
+        let again = try await read(.following, page: try PageRequest(limit: 2, cursor: nil), viewer: Self.viewer)
+        #expect(again.cards == first.cards && again.nextCursor == first.nextCursor && again.shared == first.shared, "the same kept cards")
+        let second = try await read(.following, page: try PageRequest(limit: 2, cursor: first.nextCursor), viewer: Self.viewer)
+        #expect(second.cards.map(\.id) == [cards[2].id] && second.nextCursor == nil)
+        let positionReads = repository.calls.withLock { $0.positionReads.count }
+        let cardReads: [[UUID]] = repository.calls.withLock { $0.cardReads }
+        let probes = repository.calls.withLock { $0.marks.count }
+        let pages = repository.calls.withLock { $0.pages.count }
+        #expect(positionReads == 3, "positions are read for every page")
+        #expect(cardReads == [[cards[0].id, cards[1].id], [cards[2].id]], "each card read once")
+        #expect(probes == 2, "the viewer's marks probed once per new card set")
+        #expect(pages == 0, "no page read for the viewer")
+    }
+
+    @Test("a following page with a block or a report on it, or whose card went between the reads, is read for the viewer")
+    func followingReadExactly() async throws {
+        let (blocked, blockedRepository, _) = Self.environment(marks: { _ in ViewerMarks(liked: [:], blocked: true) })
+        _ = try await ReadFeed(blocked)(.following, page: try PageRequest(limit: 20, cursor: nil), viewer: Self.viewer)
+        #expect(blockedRepository.calls.withLock { $0.pages.count } == 1)
+
+        // The card is gone by the time its card is read: the positions still name it.
+        let (environment, repository, cards) = Self.environment()
+        let positions = cards.map { FeedPosition(createdAtMicros: Int64($0.createdAt.timeIntervalSince1970 * 1_000_000), id: $0.id) }
+        repository.setPageResult(FeedPage(cards: Array(cards.dropFirst()), next: nil))
+        let stale = StalePositions(base: repository, positions: positions)
+        let gone = CardEnvironment(cards: stale, feedPages: environment.feedPages, viewerMarks: environment.viewerMarks, now: environment.now)
+        _ = try await ReadFeed(gone)(.following, page: try PageRequest(limit: 20, cursor: nil), viewer: Self.viewer)
+        #expect(repository.calls.withLock { $0.pages.count } == 1)
+    }
+
+    @Test("a card not kept is read by one reader while the others wait; a failed read leaves them to read their own")
+    func singleFlight() async throws {
+        let cache = FeedPageCache(lifetime: 1)
+        let now = FeedPageCacheTests.start
+        let card = FeedPageCacheTests.card()
+        #expect(cache.claimCards([card.id]) == ([card.id], []))
+        #expect(cache.claimCards([card.id]) == ([], [card.id]))
+        async let waited = cache.awaitCard(card.id, at: now)
+        try await Task.sleep(for: .milliseconds(50))
+        let kept = cache.store(card, ticket: cache.ticket(at: now))
+        cache.land(card: card.id, with: kept)
+        #expect(await waited?.card == card)
+        #expect(cache.cards([card.id], at: now).cards.map { $0?.card } == [card])
+
+        let other = UUID()
+        #expect(cache.claimCards([other]).mine == [other])
+        async let failed = cache.awaitCard(other, at: now)
+        try await Task.sleep(for: .milliseconds(50))
+        cache.land(card: other, with: nil)
+        #expect(await failed == nil)
+        #expect(cache.claimCards([other]).mine == [other], "nobody reads it any more")
+        cache.land(card: other, with: nil)
+    }
+
+    @Test("a kept card is dropped by a like of it, not by a post, and a read begun before the like is not kept")
+    func invalidation() {
+        let cache = FeedPageCache(lifetime: 1)
+        let now = FeedPageCacheTests.start
+        let (card, other) = (FeedPageCacheTests.card(), FeedPageCacheTests.card())
+        cache.store(card, ticket: cache.ticket(at: now))
+        cache.store(other, ticket: cache.ticket(at: now))
+        cache.invalidatePost(in: nil, replyingTo: nil)
+        #expect(cache.cards([card.id, other.id], at: now).cards.compactMap { $0?.card.id } == [card.id, other.id], "a post changes no card")
+        cache.invalidatePost(in: nil, replyingTo: card.id)
+        #expect(cache.cards([card.id, other.id], at: now).cards.compactMap { $0?.card.id } == [other.id], "an answer changes its parent's count")
+        let ticket = cache.ticket(at: now)
+        cache.invalidate(card: other.id)
+        #expect(cache.store(other, ticket: ticket) == nil)
+        #expect(cache.store(card, ticket: ticket) != nil)
+        cache.invalidateAll()
+        #expect(cache.count == 0)
+    }
+
+    @Test("a kept card in its last quarter of life is read again once, in the background, and readers never wait")
+    func refreshAhead() async throws {
+        let clock = Mutex(FeedPageCacheTests.start)
+        let (environment, repository, cards) = Self.environment(now: { clock.withLock { $0 } })
+        func reads() -> Int { repository.calls.withLock { $0.cardReads.count } }
+        _ = try await ShowCard(environment)(cards[0].id, viewer: Self.viewer)
+        clock.withLock { $0 = $0.addingTimeInterval(0.8) }
+        _ = try await ShowCard(environment)(cards[0].id, viewer: Self.viewer)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while reads() == 1, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(reads() == 2, "read again once, in the background")
+        #expect(await environment.feedPages.awaitCard(cards[0].id, at: clock.withLock { $0 }) != nil)
+        clock.withLock { $0 = FeedPageCacheTests.start.addingTimeInterval(1.2) }
+        _ = try await ShowCard(environment)(cards[0].id, viewer: Self.viewer)
+        #expect(reads() == 2, "the read-ahead copy serves past the first one's expiry")
+    }
+}
+
+/// A repository whose following positions name cards it no longer has: a card deleted between the two reads.
+private struct StalePositions: CardRepository {
+    let base: RecordingCardRepository
+    let positions: [FeedPosition]
+
+    func followingPositions(of viewer: UUID, after position: FeedPosition?, limit: Int) async throws -> [FeedPosition] { self.positions }
+    func sharedCards(_ ids: [UUID]) async throws -> [Card] { try await self.base.sharedCards(ids) }
+    func create(_ card: NewCard, idempotency: IdempotencyRecord?) async throws -> CreateCardOutcome {
+        try await self.base.create(card, idempotency: idempotency)
+    }
+    func card(id: UUID, viewer: UUID) async throws -> Card? { try await self.base.card(id: id, viewer: viewer) }
+    func delete(cardID: UUID, by accountID: UUID) async throws -> DeleteCardOutcome { .notFound }
+    func setLike(_ liked: Bool, cardID: UUID, by accountID: UUID) async throws -> LikeState? { nil }
+    func page(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
+        try await self.base.page(of: feed, after: position, limit: limit, viewer: viewer)
+    }
+    func sharedPage(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> (page: FeedPage, marks: ViewerMarks) {
+        try await self.base.sharedPage(of: feed, after: position, limit: limit, viewer: viewer)
+    }
+    func viewerMarks(of viewer: UUID, cards: [UUID], authors: [UUID]) async throws -> ViewerMarks {
+        try await self.base.viewerMarks(of: viewer, cards: cards, authors: authors)
+    }
+    func nearbyChunks(_ keys: [NearbyChunk.Key]) async throws -> [NearbyChunk] { [] }
+    func refreshPopularRanking(limit: Int) async throws {}
+    func sweepExpiredStories(limit: Int) async throws -> Int { 0 }
+    func purgeIdempotencyKeys(limit: Int) async throws -> Int { 0 }
+    func report(cardID: UUID, by reporter: UUID, reason: ReportReason, at time: Date, policy: ModerationPolicy) async throws -> ReportOutcome {
+        .reported
+    }
+}
