@@ -301,7 +301,7 @@ struct SharedFeedReadTests {
     func unshared() async throws {
         let repository = RecordingCardRepository(pageResult: FeedPage(cards: [FeedPageCacheTests.card()], next: nil))
         let cached = CardEnvironment(cards: repository, feedPages: FeedPageCache(lifetime: 1))
-        _ = try await ReadFeed(cached)(.author(UUID()), page: try PageRequest(limit: 20, cursor: nil), viewer: Self.viewer)
+        _ = try await ReadFeed(cached)(.comments(parent: UUID()), page: try PageRequest(limit: 20, cursor: nil), viewer: Self.viewer)
         _ = try await ReadFeed(CardEnvironment(cards: repository))(.latest, page: try PageRequest(limit: 20, cursor: nil), viewer: Self.viewer)
         #expect(repository.calls.withLock { ($0.sharedPages.count, $0.pages.count, $0.marks.count) } == (0, 2, 0))
     }

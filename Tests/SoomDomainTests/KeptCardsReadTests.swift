@@ -186,12 +186,47 @@ struct KeptCardsReadTests {
     }
 }
 
+extension KeptCardsReadTests {
+    @Test("cards falling due while a read ahead is on its way are read together in the next one, and kept")
+    func refresherBatches() async throws {
+        let (environment, repository, cards) = Self.environment()
+        let cache = environment.feedPages
+        let refresher = environment.keptCardRefresher
+        func reads() -> [[UUID]] { repository.calls.withLock { $0.cardReads } }
+        #expect(cache.claimCards(cards.map(\.id)).mine.count == 3)
+        repository.cardReadsHeld.withLock { $0 = true }
+        refresher.refresh([cards[0].id])
+        // Generous: in a full run on two cores the background task may wait its turn a long time.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while reads().isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        refresher.refresh([cards[1].id])
+        refresher.refresh([cards[2].id])
+        repository.cardReadsHeld.withLock { $0 = false }
+        while reads().count < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(reads() == [[cards[0].id], [cards[1].id, cards[2].id]])
+        while cache.count < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(cache.cards(cards.map(\.id), at: FeedPageCacheTests.start).cards.compactMap { $0?.card.id } == cards.map(\.id))
+        #expect(cache.claimCards(cards.map(\.id)).mine.count == 3, "every claim was landed")
+    }
+
+    @Test("an author's page is made from kept cards; an empty one is read for the viewer (the author may have blocked them)")
+    func author() async throws {
+        let (environment, repository, cards) = Self.environment()
+        let page = try await ReadFeed(environment)(.author(cards[0].author.id), page: try PageRequest(limit: 20, cursor: nil), viewer: Self.viewer)
+        #expect(page.cards.map(\.id) == cards.map(\.id))
+        #expect(repository.calls.withLock { ($0.positionReads.count, $0.pages.count) } == (1, 0))
+        repository.setPageResult(FeedPage(cards: [], next: nil))
+        _ = try await ReadFeed(environment)(.author(cards[0].author.id), page: try PageRequest(limit: 20, cursor: nil), viewer: Self.viewer)
+        #expect(repository.calls.withLock { ($0.positionReads.count, $0.pages.count) } == (2, 1))
+    }
+}
+
 /// A repository whose following positions name cards it no longer has: a card deleted between the two reads.
 private struct StalePositions: CardRepository {
     let base: RecordingCardRepository
     let positions: [FeedPosition]
 
-    func followingPositions(of viewer: UUID, after position: FeedPosition?, limit: Int) async throws -> [FeedPosition] { self.positions }
+    func positions(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> [FeedPosition] { self.positions }
     func sharedCards(_ ids: [UUID]) async throws -> [Card] { try await self.base.sharedCards(ids) }
     func create(_ card: NewCard, idempotency: IdempotencyRecord?) async throws -> CreateCardOutcome {
         try await self.base.create(card, idempotency: idempotency)

@@ -176,7 +176,7 @@ private struct StubCards: CardRepository {
     }
     func viewerMarks(of viewer: UUID, cards: [UUID], authors: [UUID]) async throws -> ViewerMarks { throw SoomError.cardNotFound }
     func sharedCards(_ ids: [UUID]) async throws -> [Card] { [] }
-    func followingPositions(of viewer: UUID, after position: FeedPosition?, limit: Int) async throws -> [FeedPosition] { [] }
+    func positions(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> [FeedPosition] { [] }
     func nearbyChunks(_ keys: [NearbyChunk.Key]) async throws -> [NearbyChunk] { [] }
     func refreshPopularRanking(limit: Int) async throws {}
     func sweepExpiredStories(limit: Int) async throws -> Int { 0 }

@@ -86,6 +86,8 @@ struct GrowingQueryPlanTests {
         ("following, later page, inbox", FollowingStatements.After.sql, "following_inbox_pkey"),
         ("following, first page, positions", FollowingStatements.First.positionsSQL, "cards_author_feed_idx"),
         ("following, later page, positions, inbox", FollowingStatements.After.positionsSQL, "following_inbox_pkey"),
+        ("an author's cards, first page, positions", CardStatements.AuthorPositionsFirst.sql, "cards_author_feed_idx"),
+        ("an author's cards, later page, positions", CardStatements.AuthorPositionsAfter.sql, "cards_author_feed_idx"),
         ("card detail", CardStatements.Detail.sql, "cards_pkey"),
         ("kept cards by ID", CardStatements.Shared.sql, "cards_pkey"),
         ("a viewer's marks on a page", CardStatements.ViewerMarks.sql, "likes_pkey"),

@@ -85,8 +85,20 @@ enum CardRow {
         c.author_id = \(viewer) AS is_mine,
         a.id, a.nickname, a.profile_image_kind, a.profile_image_ref,
         \(distance ?? "NULL::float8") AS distance,
-        (extract(epoch FROM c.created_at) * 1000000)::int8 AS micros
+        \(Self.micros) AS micros
         """
+    }
+
+    /// The card `c`'s keyset position's microseconds since the epoch (`FeedPosition.createdAtMicros`).
+    static let micros = "(extract(epoch FROM c.created_at) * 1000000)::int8"
+
+    /// The columns of a card's position only: its ID and `micros` (`decodePosition`).
+    static let position = "c.id, \(Self.micros)"
+
+    /// A position from `position`'s columns.
+    static func decodePosition(_ row: PostgresRow) throws -> FeedPosition {
+        let (id, micros) = try row.decode((UUID, Int64).self)
+        return FeedPosition(createdAtMicros: micros, id: id)
     }
 
     /// What a page statement selects and how it filters, for one viewer.

@@ -50,6 +50,53 @@ enum CardStatements {
         }
     }
 
+    /// Where an author's (`$1`) first page of top-level cards is: live cards' positions, newest
+    /// first, through `cards_author_feed_idx` (`$2` the page's rows).
+    struct AuthorPositionsFirst: PostgresPreparedStatement {
+        static let sql = KeysetPageSQL.text(
+            columns: CardRow.position, from: "FROM cards c", scope: CardStatements.authorScope, keys: ("c.created_at", "c.id"), first: 2,
+            afterCursor: false)
+        typealias Row = FeedPosition
+
+        let author: UUID
+        let limit: Int
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(self.author)
+            bindings.append(min(self.limit, CardStatements.maximumPageRows))
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try CardRow.decodePosition(row) }
+    }
+
+    /// `AuthorPositionsFirst` below a keyset position (`$2`, `$3`; `$4` the page's rows).
+    struct AuthorPositionsAfter: PostgresPreparedStatement {
+        static let sql = KeysetPageSQL.text(
+            columns: CardRow.position, from: "FROM cards c", scope: CardStatements.authorScope, keys: ("c.created_at", "c.id"), first: 2,
+            afterCursor: true)
+        typealias Row = FeedPosition
+
+        let author: UUID
+        let position: FeedPosition
+        let limit: Int
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 4)
+            bindings.append(self.author)
+            bindings.append(self.position.createdAtMicros)
+            bindings.append(self.position.id)
+            bindings.append(min(self.limit, CardStatements.maximumPageRows))
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try CardRow.decodePosition(row) }
+    }
+
+    /// An author's (`$1`) live top-level cards.
+    static let authorScope = "c.author_id = $1 AND c.parent_id IS NULL AND \(CardRow.live)"
+
     /// The first page of the latest feed.
     struct LatestFirst: FirstPageStatement, SharedPageStatement {
         static let sql = Self.text(CardRow.pageReading(for: "$1"))

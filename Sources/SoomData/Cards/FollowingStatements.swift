@@ -179,8 +179,5 @@ struct PositionsRead<Base: PositionsStatement>: PostgresPreparedStatement {
 
     func makeBindings() throws -> PostgresBindings { try self.base.makeBindings() }
 
-    func decodeRow(_ row: PostgresRow) throws -> Row {
-        let (id, micros) = try row.decode((UUID, Int64).self)
-        return FeedPosition(createdAtMicros: micros, id: id)
-    }
+    func decodeRow(_ row: PostgresRow) throws -> Row { try CardRow.decodePosition(row) }
 }

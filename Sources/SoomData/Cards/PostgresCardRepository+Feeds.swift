@@ -93,11 +93,24 @@ extension PostgresCardRepository {
         return try await self.database.rows(CardStatements.Shared(ids: ids, nobody: Self.nobody)).map(\.card)
     }
 
-    public func followingPositions(of viewer: UUID, after position: FeedPosition?, limit: Int) async throws -> [FeedPosition] {
-        if let position {
-            try await self.database.rows(PositionsRead(base: FollowingStatements.After(viewer: viewer, position: position, limit: limit + 1)))
-        } else {
-            try await self.database.rows(PositionsRead(base: FollowingStatements.First(viewer: viewer, limit: limit + 1)))
+    public func positions(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> [FeedPosition] {
+        switch (feed, position) {
+        case (.following, nil):
+            return try await self.database.rows(PositionsRead(base: FollowingStatements.First(viewer: viewer, limit: limit + 1)))
+        case (.following, let position?):
+            return try await self.database.rows(PositionsRead(base: FollowingStatements.After(viewer: viewer, position: position, limit: limit + 1)))
+        case (.author(let author), nil):
+            return try await self.database.rows(CardStatements.AuthorPositionsFirst(author: author, limit: limit + 1))
+        case (.author(let author), let position?):
+            return try await self.database.rows(CardStatements.AuthorPositionsAfter(author: author, position: position, limit: limit + 1))
+        case (.popular, _):
+            return try await self.database.rows(Self.popularQuery(for: nil, after: position, limit: limit))
+                .map { row in
+                    let (id, micros, rank, generation) = try row.decode((UUID, Int64, Int, Int64).self)
+                    return FeedPosition(createdAtMicros: micros, id: id, ranking: FeedPosition.Ranking(generation: generation, rank: rank))
+                }
+        case (.latest, _), (.tag, _), (.nearby, _), (.comments, _):
+            preconditionFailure("only the following, author and popular feeds are read by positions (Feed.isReadFromCards)")
         }
     }
 
@@ -181,23 +194,37 @@ extension PostgresCardRepository {
     }
 
     /// A page of the latest ranking generation (or of the cursor's, while it is kept), in rank order.
-    private func popularPage(after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage {
+    /// The popular feed's rows after `position`: of the latest ranking generation (or the
+    /// cursor's, while it is kept), in rank order, at most `limit + 1`, each ending with `r.rank`
+    /// and `r.generation`. For a viewer, the cards visible to them as `CardRow.select` reads them;
+    /// for nil, every live card's ID and microseconds (`positions`).
+    private static func popularQuery(for viewer: UUID?, after position: FeedPosition?, limit: Int) -> PostgresQuery {
         var builder = SQLBuilder()
-        let viewerParameter = builder.bind(viewer)
+        let viewerParameter = viewer.map { builder.bind($0) }
         let generation = builder.bind(position?.ranking?.generation)
         let rank = builder.bind(position?.ranking?.rank ?? 0)
         let limitParameter = builder.bind(limit + 1)
+        let (columns, joins, filter) =
+            if let viewerParameter {
+                (CardRow.select(viewer: viewerParameter), CardRow.joins(viewer: viewerParameter), CardRow.visible(to: viewerParameter))
+            } else {
+                (CardRow.position, "", CardRow.live)
+            }
         builder.append(
             """
-            SELECT \(CardRow.select(viewer: viewerParameter)), r.rank, r.generation
-            FROM popular_rankings r JOIN cards c ON c.id = r.card_id \(CardRow.joins(viewer: viewerParameter))
+            SELECT \(columns), r.rank, r.generation
+            FROM popular_rankings r JOIN cards c ON c.id = r.card_id \(joins)
             WHERE r.generation = (SELECT COALESCE(
                     (SELECT generation FROM popular_generations WHERE generation = \(generation)),
                     (SELECT max(generation) FROM popular_generations)))
-              AND r.rank > \(rank) AND \(CardRow.visible(to: viewerParameter))
+              AND r.rank > \(rank) AND \(filter)
             ORDER BY r.rank LIMIT \(limitParameter)
             """)
-        let rows = try await self.database.rows(builder.query).map { row in
+        return builder.query
+    }
+
+    private func popularPage(after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage {
+        let rows = try await self.database.rows(Self.popularQuery(for: viewer, after: position, limit: limit)).map { row in
             let (card, micros) = try CardRow.decode(row)
             // After `CardRow.select`'s columns, by name: the ranking's generation and the card's rank in it.
             let columns = row.makeRandomAccess()

@@ -25,11 +25,12 @@ public protocol CardRepository: Sendable {
     /// The live cards among `ids` as everyone sees them (`likedByMe` and `isMine` false, blocked
     /// authors' cards included), in any order; the others are left out. One read.
     func sharedCards(_ ids: [UUID]) async throws -> [Card]
-    /// Where the following feed's page for `viewer` after `position` is: the positions of its
-    /// cards (at most `limit + 1`, newest first, so that the last says whether another page
-    /// follows), live cards of accounts the viewer follows, without the cards themselves and
-    /// without the viewer's blocks and reports (`viewerMarks` says). One read.
-    func followingPositions(of viewer: UUID, after position: FeedPosition?, limit: Int) async throws -> [FeedPosition]
+    /// Where a page of a feed whose pages `ReadFeed` makes from kept cards (`Feed.isReadFromCards`:
+    /// following, an author's, popular) is, for `viewer`, after `position`: the positions of its
+    /// live cards in the feed's order, at most `limit + 1` (the last says whether another page
+    /// follows), without the cards themselves and without the viewer's blocks and reports
+    /// (`viewerMarks` says). One read.
+    func positions(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> [FeedPosition]
     /// Which of `cards` the viewer liked, and whether the viewer and any of `authors` blocked one
     /// another: what turns a shared page into the viewer's. One small read.
     func viewerMarks(of viewer: UUID, cards: [UUID], authors: [UUID]) async throws -> ViewerMarks

@@ -1,20 +1,25 @@
 import Foundation
 
 extension ReadFeed {
-    /// A following page made from kept cards: the page's positions read for the viewer (one small
-    /// read, `CardRepository.followingPositions`), its cards from `FeedPageCache` (`keptCards`),
+    /// A page of the following feed, an author's cards or the popular feed
+    /// (`Feed.isReadFromCards`) made from kept cards: the page's positions read for the viewer (one
+    /// small read, `CardRepository.positions`), its cards from `FeedPageCache` (`keptCards`),
     /// completed with the viewer's marks — or nil when it must be read exactly for the viewer (a
-    /// block between the viewer and an author on the page, a card of theirs they reported, or a
-    /// card gone between the two reads).
+    /// block between the viewer and an author on the page, a card of theirs they reported, a card
+    /// gone between the two reads, or an empty page of a feed whose subject may be missing).
     ///
-    /// Which cards a page holds is read every time, so a follow, an unfollow or a followee's post
-    /// shows at once on every instance; what may be up to the cache's lifetime old is what a shared
-    /// page's cards may be: their counts, and their authors' names and pictures.
-    func followingFromCards(after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
-        let positions = try await self.environment.cards.followingPositions(of: viewer, after: position, limit: limit)
+    /// Which cards a page holds is read every time, so a follow, an unfollow, a post or a new
+    /// ranking shows at once on every instance; what may be up to the cache's lifetime old is what
+    /// a shared page's cards may be: their counts, and their authors' names and pictures.
+    func pageFromCards(_ feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
+        let positions = try await self.environment.cards.positions(of: feed, after: position, limit: limit, viewer: viewer)
         let shown = positions.prefix(limit)
         let next = positions.count > limit ? shown.last : nil
-        guard !shown.isEmpty else { return FeedPage(cards: [], next: next) }
+        guard !shown.isEmpty else {
+            // An author's empty page is `404` when the author blocked the viewer: that is read exactly.
+            if case .following = feed { return FeedPage(cards: [], next: nil) }
+            return nil
+        }
         let kept = try await self.keptCards(shown.map(\.id))
         guard kept.count == shown.count else { return nil }
         let memos = kept.compactMap(\.memo)
@@ -39,12 +44,12 @@ extension ReadFeed {
     /// out): kept ones from `FeedPageCache`, the rest in one read (`CardRepository.sharedCards`)
     /// and kept. A card not kept is read by one reader while the others wanting it wait for that
     /// read (`FeedPageCache.claimCards`); a kept card in its last quarter of life is read again in
-    /// the background (`refreshCardsInBackground`), so a card in use rarely expires at all.
+    /// the background (`KeptCardRefresher`), so a card in use rarely expires at all.
     func keptCards(_ ids: [UUID]) async throws -> [KeptCard] {
         let cache = self.environment.feedPages
         let now = self.environment.now()
         let lookup = cache.cards(ids, at: now)
-        self.refreshCardsInBackground(lookup.due, at: now)
+        self.environment.keptCardRefresher.refresh(lookup.due)
         var found: [UUID: KeptCard] = [:]
         var missing: [UUID] = []
         for (id, kept) in zip(ids, lookup.cards) {
@@ -81,23 +86,16 @@ extension ReadFeed {
         }
         return ids.compactMap { found[$0] }
     }
+}
 
-    /// Reads again, in a task of its own, the cards `FeedPageCache.cards(_:at:)` found due for a
-    /// read ahead of their expiry and claimed for this reader; the page does not wait for it. A
-    /// failed read, or a card no longer live, only releases the claim: the kept card serves until
-    /// it expires (within the cache's lifetime, as any change made on another instance).
-    private func refreshCardsInBackground(_ ids: [UUID], at now: Date) {
-        guard !ids.isEmpty else { return }
-        let cache = self.environment.feedPages
-        let cards = self.environment.cards
-        let ticket = cache.ticket(at: now)
-        Task {
-            do {
-                let read = Dictionary(try await cards.sharedCards(ids).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-                for id in ids { cache.land(card: id, with: read[id].flatMap { cache.store($0, ticket: ticket) }) }
-            } catch {
-                for id in ids { cache.land(card: id, with: nil) }
-            }
+extension Feed {
+    /// Whether `ReadFeed` makes this feed's pages from kept cards when `FeedPageCache` is on
+    /// (`pageFromCards`): the feeds whose pages are one viewer's — which cards they hold depends
+    /// on whom the viewer follows, or is read cheaply by position — and whose cards are everyone's.
+    public var isReadFromCards: Bool {
+        switch self {
+        case .following, .author, .popular: true
+        case .latest, .tag, .nearby, .comments: false
         }
     }
 }

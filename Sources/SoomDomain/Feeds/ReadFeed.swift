@@ -28,7 +28,7 @@ public struct ReadFeed: Sendable {
     /// wanting it wait for that read, and a page in use is read again in the background before it
     /// expires (`FeedPageCache.lookUp`). When the wait ends without a page (the read failed), the
     /// reader reads its own page. A nearby page is made from shared chunks
-    /// (`nearbyFromChunks`), a following page from kept cards (`followingFromCards`). A block between the viewer and an author on the page, or any other
+    /// (`nearbyFromChunks`), the following, an author's and the popular feeds' pages from kept cards (`pageFromCards`). A block between the viewer and an author on the page, or any other
     /// feed, reads the viewer's own page.
     private func read(_ feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
         let cache = self.environment.feedPages
@@ -37,9 +37,7 @@ public struct ReadFeed: Sendable {
         {
             return page
         }
-        if cache.isEnabled, case .following = feed,
-            let page = try await self.followingFromCards(after: position, limit: limit, viewer: viewer)
-        {
+        if cache.isEnabled, feed.isReadFromCards, let page = try await self.pageFromCards(feed, after: position, limit: limit, viewer: viewer) {
             return page
         }
         if cache.isEnabled, let key = FeedPageCache.Key(feed, after: position, limit: limit) {

@@ -18,7 +18,7 @@ final class RecordingCardRepository: CardRepository {
         var chunkReads: [[NearbyChunk.Key]] = []
         var cardReads: [[UUID]] = []
         var details: [(id: UUID, viewer: UUID)] = []
-        var positionReads: [(UUID, FeedPosition?, Int)] = []
+        var positionReads: [(Feed, FeedPosition?, Int)] = []
         var reports: [(card: UUID, reporter: UUID, reason: ReportReason, policy: ModerationPolicy)] = []
     }
 
@@ -29,6 +29,8 @@ final class RecordingCardRepository: CardRepository {
     var pageResult: FeedPage? { self.result.withLock { $0 } }
     let reportOutcome: ReportOutcome
     let marks: @Sendable (UUID) -> ViewerMarks
+    /// While true, reads of shared cards are recorded and then wait (a read on its way).
+    let cardReadsHeld = Mutex(false)
     /// The located top-level cards the nearby reads answer from (as everyone sees them), any order.
     let located: Mutex<[NearbyChunk.Entry]>
 
@@ -91,13 +93,14 @@ final class RecordingCardRepository: CardRepository {
     /// The cards of `pageResult` and of `located` among `ids`, as everyone sees them.
     func sharedCards(_ ids: [UUID]) async throws -> [Card] {
         self.calls.withLock { $0.cardReads.append(ids) }
+        while self.cardReadsHeld.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(1)) }
         let known = (self.pageResult?.cards ?? []) + self.located.withLock { $0 }.map(\.card)
         return ids.compactMap { id in known.first { $0.id == id }?.seen(by: PostgresNobody.id, liked: false) }
     }
 
-    /// The positions of `pageResult`'s cards below `position`, at most `limit + 1`.
-    func followingPositions(of viewer: UUID, after position: FeedPosition?, limit: Int) async throws -> [FeedPosition] {
-        self.calls.withLock { $0.positionReads.append((viewer, position, limit)) }
+    /// The positions of `pageResult`'s cards below `position`, at most `limit + 1`, whatever the feed.
+    func positions(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> [FeedPosition] {
+        self.calls.withLock { $0.positionReads.append((feed, position, limit)) }
         let positions = (self.pageResult?.cards ?? []).map {
             FeedPosition(createdAtMicros: Int64($0.createdAt.timeIntervalSince1970 * 1_000_000), id: $0.id)
         }

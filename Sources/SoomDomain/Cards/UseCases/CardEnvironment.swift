@@ -11,6 +11,8 @@ public struct CardEnvironment: Sendable {
     /// Viewers' marks on shared cards `ReadFeed` may complete pages from; the use cases that change
     /// a viewer's marks (a like, a report) invalidate it. Off (lifetime 0) unless given.
     public let viewerMarks: ViewerMarkCache
+    /// Reads kept cards again ahead of their expiry, many readers' in one read.
+    public let keptCardRefresher: KeptCardRefresher
     public let now: @Sendable () -> Date
 
     public init(
@@ -21,6 +23,7 @@ public struct CardEnvironment: Sendable {
         self.moderation = moderation
         self.feedPages = feedPages
         self.viewerMarks = viewerMarks
+        self.keptCardRefresher = KeptCardRefresher(cards: cards, cache: feedPages, now: now)
         self.now = now
     }
 
