@@ -113,8 +113,8 @@ extension Soom {
         @Option(
             name: .customLong("feed-cache"),
             help: """
-                Seconds a page of the latest feed or a tag feed may be answered from memory, 0-1 (env SOOM_FEED_CACHE); \
-                0 reads every page. Likes and blocks are the reader's current ones (see --marks-cache), and this \
+                Seconds a page of the latest feed or a tag feed, or a card as everyone sees it (details; following, \
+                an account's and popular pages), may be answered from memory, 0-1 (env SOOM_FEED_CACHE); 0 reads every page. Likes and blocks are the reader's current ones (see --marks-cache), and this \
                 instance's own changes show at once; only other instances' new cards, counts and names may be this old.
                 """)
         var feedCache: Double =

@@ -104,8 +104,8 @@ struct KeptCardsReadTests {
         let probes = repository.calls.withLock { $0.marks.count }
         let pages = repository.calls.withLock { $0.pages.count }
         #expect(positionReads == 3, "positions are read for every page")
-        #expect(cardReads == [[cards[0].id, cards[1].id], [cards[2].id]], "each card read once")
-        #expect(probes == 2, "the viewer's marks probed once per new card set")
+        #expect(cardReads == [cards.map(\.id)], "each card read once, the one after the first page with it")
+        #expect(probes == 1, "the viewer's marks probed once: the second page's card was marked with the first")
         #expect(pages == 0, "no page read for the viewer")
     }
 
@@ -207,6 +207,20 @@ extension KeptCardsReadTests {
         while cache.count < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
         #expect(cache.cards(cards.map(\.id), at: FeedPageCacheTests.start).cards.compactMap { $0?.card.id } == cards.map(\.id))
         #expect(cache.claimCards(cards.map(\.id)).mine.count == 3, "every claim was landed")
+    }
+
+    @Test("a card the read ahead no longer finds (deleted through another instance) stops being served at once")
+    func refresherDropsGoneCards() async throws {
+        let clock = Mutex(FeedPageCacheTests.start)
+        let (environment, repository, cards) = Self.environment(now: { clock.withLock { $0 } })
+        _ = try await ShowCard(environment)(cards[0].id, viewer: Self.viewer)
+        repository.setPageResult(FeedPage(cards: Array(cards.dropFirst()), next: nil))
+        clock.withLock { $0 = $0.addingTimeInterval(0.8) }
+        _ = try await ShowCard(environment)(cards[0].id, viewer: Self.viewer)  // served from memory; read ahead
+        let deadline = ContinuousClock.now + .seconds(60)
+        while environment.feedPages.count > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(environment.feedPages.count == 0)
+        await #expect(throws: SoomError.cardNotFound) { try await ShowCard(environment)(cards[0].id, viewer: Self.viewer) }
     }
 
     @Test("an author's page is made from kept cards; an empty one is read for the viewer (the author may have blocked them)")

@@ -24,8 +24,8 @@ import Synchronization
 ///   `1 - refreshAhead` of life to one reader to read again in the background. Whoever is given a
 ///   read must `land` it, whatever happens.
 /// - **Memory.** At most `capacity` values and `byteBudget` bytes (as `store`'s caller costs them;
-///   a value over a sixteenth of the budget is not kept). When full, values older than `lifetime`
-///   go first (swept at most once a second), then arbitrary ones.
+///   a value over a sixteenth of the budget is not kept). Values older than `lifetime` are swept
+///   out at most once a second; when full between sweeps, arbitrary ones go.
 public final class InvalidatedCache<Key: Hashable & Sendable, Value: Sendable, Tag: Hashable & Sendable>: Sendable {
     /// What changed; see `invalidate(_:)`.
     public enum Change: Sendable {
@@ -265,11 +265,13 @@ public final class InvalidatedCache<Key: Hashable & Sendable, Value: Sendable, T
 
     private func makeRoom(for cost: Int, at now: Date, in storage: inout Storage) {
         func isFull(_ storage: Storage) -> Bool { storage.entries.count >= self.capacity || storage.bytes + cost > self.byteBudget }
-        guard isFull(storage) || now.timeIntervalSince(storage.sweptAt) >= 1 else { return }
-        // Older than the lifetime: a value read after `now` is not.
-        let old = storage.entries.compactMap { key, entry in now.timeIntervalSince(entry.readAt) >= self.lifetime ? key : nil }
-        for key in old { storage.remove(key) }
-        storage.sweptAt = now
+        // Older than the lifetime (a value read after `now` is not), swept at most once a second:
+        // a sweep visits every value, and a full cache would otherwise sweep on every store.
+        if now.timeIntervalSince(storage.sweptAt) >= 1 {
+            let old = storage.entries.compactMap { key, entry in now.timeIntervalSince(entry.readAt) >= self.lifetime ? key : nil }
+            for key in old { storage.remove(key) }
+            storage.sweptAt = now
+        }
         while isFull(storage), let victim = storage.entries.keys.first { storage.remove(victim) }
     }
 

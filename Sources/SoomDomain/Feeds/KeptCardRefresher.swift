@@ -4,16 +4,21 @@ import Synchronization
 /// Reads again, in the background, the kept cards `FeedPageCache.cards(_:at:)` found due for a
 /// read ahead of their expiry and claimed for a reader — many readers' due cards in one read.
 /// While a read is on its way, the cards falling due queue up and go together in the next one (at
-/// most `batchSize` a read). So details and pages of many cards, opened by many readers, cost
+/// most `batchSize` a read; a queue longer than that gets another read at once, up to
+/// `maximumReads` at a time, so that a reader waiting for a queued card — dropped by a like while
+/// it waited — waits for one read at most, not for the queue). So details and pages of many cards, opened by many readers, cost
 /// PostgreSQL a statement per batch rather than one per card: without it, a thousand cards in
 /// use meant two thousand single-card reads a second at a page lifetime of half a second.
 ///
 /// A read's ticket is taken when it begins, so a change made since the cards fell due is never
-/// put back. A failed read, or a card no longer live, only releases the claim: the kept card
-/// serves until it expires, and the reader who then finds it gone reads it in the foreground.
+/// put back. A card the read does not find (no longer live) is dropped, with the pages showing
+/// it. A failed read only releases the claims: the kept cards serve until they expire, and the
+/// reader who then finds one gone reads it in the foreground and meets the error, if any.
 public final class KeptCardRefresher: Sendable {
     /// Cards read at most in one statement.
     public static let batchSize = 256
+    /// Reads on their way at most.
+    public static let maximumReads = 4
 
     private let cards: any CardRepository
     private let cache: FeedPageCache
@@ -22,8 +27,8 @@ public final class KeptCardRefresher: Sendable {
 
     private struct State {
         var queued: [UUID] = []
-        /// A task is draining the queue.
-        var draining = false
+        /// Tasks draining the queue.
+        var draining = 0
     }
 
     public init(cards: any CardRepository, cache: FeedPageCache, now: @escaping @Sendable () -> Date) {
@@ -32,14 +37,14 @@ public final class KeptCardRefresher: Sendable {
         self.now = now
     }
 
-    /// Queues `ids`, claimed for a read ahead (each must be landed: this does it), and starts the
-    /// draining task unless one is running.
+    /// Queues `ids`, claimed for a read ahead (each must be landed: this does it), and starts a
+    /// draining task unless one is running (or, for a queue of more than a batch, `maximumReads`).
     public func refresh(_ ids: [UUID]) {
         guard !ids.isEmpty else { return }
         let start = self.state.withLock { state in
             state.queued += ids
-            guard !state.draining else { return false }
-            state.draining = true
+            guard state.draining == 0 || (state.queued.count >= Self.batchSize && state.draining < Self.maximumReads) else { return false }
+            state.draining += 1
             return true
         }
         if start { Task { await self.drain() } }
@@ -50,7 +55,16 @@ public final class KeptCardRefresher: Sendable {
             let ticket = self.cache.ticket(at: self.now())
             do {
                 let read = Dictionary(try await self.cards.sharedCards(ids).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-                for id in ids { self.cache.land(card: id, with: read[id].flatMap { self.cache.store($0, ticket: ticket) }) }
+                for id in ids {
+                    guard let card = read[id] else {
+                        // No longer live (deleted, hidden, expired through another instance): stop
+                        // serving the kept copy and whatever page shows it.
+                        self.cache.invalidate(card: id)
+                        self.cache.land(card: id, with: nil)
+                        continue
+                    }
+                    self.cache.land(card: id, with: self.cache.store(card, ticket: ticket))
+                }
             } catch {
                 for id in ids { self.cache.land(card: id, with: nil) }
             }
@@ -61,7 +75,7 @@ public final class KeptCardRefresher: Sendable {
     private func next() -> [UUID]? {
         self.state.withLock { state in
             guard !state.queued.isEmpty else {
-                state.draining = false
+                state.draining -= 1
                 return nil
             }
             let batch = Array(state.queued.prefix(Self.batchSize))

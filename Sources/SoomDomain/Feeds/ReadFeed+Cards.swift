@@ -5,8 +5,9 @@ extension ReadFeed {
     /// (`Feed.isReadFromCards`) made from kept cards: the page's positions read for the viewer (one
     /// small read, `CardRepository.positions`), its cards from `FeedPageCache` (`keptCards`),
     /// completed with the viewer's marks — or nil when it must be read exactly for the viewer (a
-    /// block between the viewer and an author on the page, a card of theirs they reported, a card
-    /// gone between the two reads, or an empty page of a feed whose subject may be missing).
+    /// block between the viewer and an author on the page or of the card after it, a card of
+    /// these they reported, a card gone between the two reads, or an empty page of a feed whose
+    /// subject may be missing).
     ///
     /// Which cards a page holds is read every time, so a follow, an unfollow, a post or a new
     /// ranking shows at once on every instance; what may be up to the cache's lifetime old is what
@@ -20,13 +21,17 @@ extension ReadFeed {
             if case .following = feed { return FeedPage(cards: [], next: nil) }
             return nil
         }
-        let kept = try await self.keptCards(shown.map(\.id))
-        guard kept.count == shown.count else { return nil }
-        let memos = kept.compactMap(\.memo)
-        let page = FeedPage(
-            cards: kept.map(\.card), next: next, shared: memos.count == kept.count ? .cards(memos) : nil, readAt: kept.map(\.readAt).min())
-        let marks = try await self.marks(of: viewer, on: page)
-        return marks.blocked ? nil : page.seen(by: viewer, marks: marks)
+        // The card after the page, too: the exact read passes over cards hidden from the viewer
+        // before it decides whether another page follows, so when that card is one, it decides.
+        let kept = try await self.keptCards(positions.map(\.id))
+        guard kept.count == positions.count else { return nil }
+        let readAt = kept.map(\.readAt).min()
+        let marks = try await self.marks(of: viewer, on: FeedPage(cards: kept.map(\.card), next: nil, readAt: readAt))
+        guard !marks.blocked else { return nil }
+        let cards = kept.prefix(shown.count)
+        let memos = cards.compactMap(\.memo)
+        let page = FeedPage(cards: cards.map(\.card), next: next, shared: memos.count == cards.count ? .cards(memos) : nil, readAt: readAt)
+        return page.seen(by: viewer, marks: marks)
     }
 
     /// The card `id` as `viewer` sees it, made from its kept copy (`keptCards`) and the viewer's
