@@ -85,6 +85,8 @@ struct GrowingQueryPlanTests {
         ("following, first page, inbox", FollowingStatements.First.sql, "following_inbox_pkey"),
         ("following, later page, inbox", FollowingStatements.After.sql, "following_inbox_pkey"),
         ("following, first page, positions", FollowingStatements.First.positionsSQL, "cards_author_feed_idx"),
+        ("following, first page, inbox alone", FollowingStatements.InboxFirst.sql, "following_inbox_pkey"),
+        ("following, later page, inbox alone", FollowingStatements.InboxAfter.sql, "following_inbox_pkey"),
         ("following, later page, positions, inbox", FollowingStatements.After.positionsSQL, "following_inbox_pkey"),
         ("an author's cards, first page, positions", CardStatements.AuthorPositionsFirst.sql, "cards_author_feed_idx"),
         ("an author's cards, later page, positions", CardStatements.AuthorPositionsAfter.sql, "cards_author_feed_idx"),

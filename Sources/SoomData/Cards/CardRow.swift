@@ -167,3 +167,10 @@ protocol CardRowStatement: PostgresPreparedStatement where Row == (card: Card, m
 extension CardRowStatement {
     func decodeRow(_ row: PostgresRow) throws -> Row { try CardRow.decode(row) }
 }
+
+/// A prepared statement whose rows are `CardRow.position`'s columns: a card's keyset position only.
+protocol PositionRowStatement: PostgresPreparedStatement where Row == FeedPosition {}
+
+extension PositionRowStatement {
+    func decodeRow(_ row: PostgresRow) throws -> Row { try CardRow.decodePosition(row) }
+}

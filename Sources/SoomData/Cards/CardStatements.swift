@@ -52,12 +52,10 @@ enum CardStatements {
 
     /// Where an author's (`$1`) first page of top-level cards is: live cards' positions, newest
     /// first, through `cards_author_feed_idx` (`$2` the page's rows).
-    struct AuthorPositionsFirst: PostgresPreparedStatement {
+    struct AuthorPositionsFirst: PositionRowStatement {
         static let sql = KeysetPageSQL.text(
             columns: CardRow.position, from: "FROM cards c", scope: CardStatements.authorScope, keys: ("c.created_at", "c.id"), first: 2,
             afterCursor: false)
-        typealias Row = FeedPosition
-
         let author: UUID
         let limit: Int
 
@@ -67,17 +65,13 @@ enum CardStatements {
             bindings.append(min(self.limit, CardStatements.maximumPageRows))
             return bindings
         }
-
-        func decodeRow(_ row: PostgresRow) throws -> Row { try CardRow.decodePosition(row) }
     }
 
     /// `AuthorPositionsFirst` below a keyset position (`$2`, `$3`; `$4` the page's rows).
-    struct AuthorPositionsAfter: PostgresPreparedStatement {
+    struct AuthorPositionsAfter: PositionRowStatement {
         static let sql = KeysetPageSQL.text(
             columns: CardRow.position, from: "FROM cards c", scope: CardStatements.authorScope, keys: ("c.created_at", "c.id"), first: 2,
             afterCursor: true)
-        typealias Row = FeedPosition
-
         let author: UUID
         let position: FeedPosition
         let limit: Int
@@ -90,8 +84,6 @@ enum CardStatements {
             bindings.append(min(self.limit, CardStatements.maximumPageRows))
             return bindings
         }
-
-        func decodeRow(_ row: PostgresRow) throws -> Row { try CardRow.decodePosition(row) }
     }
 
     /// An author's (`$1`) live top-level cards.
@@ -206,7 +198,7 @@ extension CardStatements {
 
 /// A feed's first page that needs only the viewer (`$1`) and the page's rows (`$2`, at most
 /// `CardStatements.maximumPageRows`).
-protocol FirstPageStatement: CardRowStatement {
+protocol FirstPageStatement: PostgresPreparedStatement {
     var viewer: UUID { get }
     var limit: Int { get }
 }
@@ -222,7 +214,7 @@ extension FirstPageStatement {
 
 /// A feed's later page: the viewer (`$1`), the cursor's microseconds (`$2`) and card ID (`$3`),
 /// and the page's rows (`$4`, at most `CardStatements.maximumPageRows`).
-protocol LaterPageStatement: CardRowStatement {
+protocol LaterPageStatement: PostgresPreparedStatement {
     var viewer: UUID { get }
     var position: FeedPosition { get }
     var limit: Int { get }

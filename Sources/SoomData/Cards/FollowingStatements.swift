@@ -144,6 +144,39 @@ enum FollowingStatements {
     /// The end of the statement that reads only the page's positions.
     private static let positions = "SELECT id, (extract(epoch FROM created_at) * 1000000)::int8 FROM page ORDER BY created_at DESC, id DESC"
 
+    /// A page's positions from the reader's inbox alone (`box` of `sql`): newest first, live
+    /// cards of accounts still followed, from the inbox's edge on — nothing when the reader has no
+    /// ready inbox. When it gives the page's `limit + 1` rows, those are the page (the statement
+    /// would not look below the edge); otherwise the full statement is read. A cheap statement
+    /// with a plain plan for the common case: a reader of many follows, within the last week.
+    static func inboxSQL(afterCursor: Bool) -> String {
+        KeysetPageSQL.text(
+            columns: "i.card_id, (extract(epoch FROM i.created_at) * 1000000)::int8",
+            from: "FROM following_inbox i JOIN cards c ON c.id = i.card_id",
+            scope: """
+                i.reader_id = $1 AND i.created_at >= (SELECT a.inbox_since FROM accounts a WHERE a.id = $1 AND a.inbox_ready) \
+                AND \(CardRow.live) AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = $1 AND f.followee_id = i.author_id OFFSET 0)
+                """,
+            keys: ("i.created_at", "i.card_id"), first: 2, afterCursor: afterCursor)
+    }
+
+    /// The first page's positions from the inbox alone.
+    struct InboxFirst: FirstPageStatement, PositionRowStatement {
+        static let sql = FollowingStatements.inboxSQL(afterCursor: false)
+
+        let viewer: UUID
+        let limit: Int
+    }
+
+    /// A later page's positions from the inbox alone.
+    struct InboxAfter: LaterPageStatement, PositionRowStatement {
+        static let sql = FollowingStatements.inboxSQL(afterCursor: true)
+
+        let viewer: UUID
+        let position: FeedPosition
+        let limit: Int
+    }
+
     /// The first page.
     struct First: FirstPageStatement, PositionsStatement {
         static let sql = FollowingStatements.sql(afterCursor: false)
@@ -171,13 +204,10 @@ protocol PositionsStatement: CardRowStatement {
 }
 
 /// The positions form of `Base`: the same bindings, `Base.positionsSQL`, rows of ID and microseconds.
-struct PositionsRead<Base: PositionsStatement>: PostgresPreparedStatement {
+struct PositionsRead<Base: PositionsStatement>: PositionRowStatement {
     static var sql: String { Base.positionsSQL }
-    typealias Row = FeedPosition
 
     let base: Base
 
     func makeBindings() throws -> PostgresBindings { try self.base.makeBindings() }
-
-    func decodeRow(_ row: PostgresRow) throws -> Row { try CardRow.decodePosition(row) }
 }

@@ -96,8 +96,13 @@ extension PostgresCardRepository {
     public func positions(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> [FeedPosition] {
         switch (feed, position) {
         case (.following, nil):
+            // The inbox alone when it holds the whole page (`FollowingStatements.inboxSQL`), else the full statement.
+            let boxed = try await self.database.rows(FollowingStatements.InboxFirst(viewer: viewer, limit: limit + 1))
+            if boxed.count > limit { return boxed }
             return try await self.database.rows(PositionsRead(base: FollowingStatements.First(viewer: viewer, limit: limit + 1)))
         case (.following, let position?):
+            let boxed = try await self.database.rows(FollowingStatements.InboxAfter(viewer: viewer, position: position, limit: limit + 1))
+            if boxed.count > limit { return boxed }
             return try await self.database.rows(PositionsRead(base: FollowingStatements.After(viewer: viewer, position: position, limit: limit + 1)))
         case (.author(let author), nil):
             return try await self.database.rows(CardStatements.AuthorPositionsFirst(author: author, limit: limit + 1))
