@@ -52,38 +52,30 @@ enum CardStatements {
 
     /// Where an author's (`$1`) first page of top-level cards is: live cards' positions, newest
     /// first, through `cards_author_feed_idx` (`$2` the page's rows).
-    struct AuthorPositionsFirst: PositionRowStatement {
+    struct AuthorPositionsFirst: FirstPageStatement, PositionRowStatement {
         static let sql = KeysetPageSQL.text(
             columns: CardRow.position, from: "FROM cards c", scope: CardStatements.authorScope, keys: ("c.created_at", "c.id"), first: 2,
             afterCursor: false)
+
         let author: UUID
         let limit: Int
 
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 2)
-            bindings.append(self.author)
-            bindings.append(min(self.limit, CardStatements.maximumPageRows))
-            return bindings
-        }
+        /// `$1` is the author here.
+        var viewer: UUID { self.author }
     }
 
     /// `AuthorPositionsFirst` below a keyset position (`$2`, `$3`; `$4` the page's rows).
-    struct AuthorPositionsAfter: PositionRowStatement {
+    struct AuthorPositionsAfter: LaterPageStatement, PositionRowStatement {
         static let sql = KeysetPageSQL.text(
             columns: CardRow.position, from: "FROM cards c", scope: CardStatements.authorScope, keys: ("c.created_at", "c.id"), first: 2,
             afterCursor: true)
+
         let author: UUID
         let position: FeedPosition
         let limit: Int
 
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 4)
-            bindings.append(self.author)
-            bindings.append(self.position.createdAtMicros)
-            bindings.append(self.position.id)
-            bindings.append(min(self.limit, CardStatements.maximumPageRows))
-            return bindings
-        }
+        /// `$1` is the author here.
+        var viewer: UUID { self.author }
     }
 
     /// An author's (`$1`) live top-level cards.
@@ -196,8 +188,8 @@ extension CardStatements {
     }
 }
 
-/// A feed's first page that needs only the viewer (`$1`) and the page's rows (`$2`, at most
-/// `CardStatements.maximumPageRows`).
+/// A feed's first page that needs only the viewer (`$1`; for an author's positions, the author)
+/// and the page's rows (`$2`, at most `CardStatements.maximumPageRows`).
 protocol FirstPageStatement: PostgresPreparedStatement {
     var viewer: UUID { get }
     var limit: Int { get }

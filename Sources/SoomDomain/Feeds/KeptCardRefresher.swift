@@ -50,24 +50,36 @@ public final class KeptCardRefresher: Sendable {
         if start { Task { await self.drain() } }
     }
 
+    /// Reads `ids`, claimed by the caller, in one statement; keeps the cards found and lands every
+    /// claim, whatever happens (a waiting reader gets a card only if it was kept). With
+    /// `droppingGone`, a card not found (no longer live: deleted, hidden, expired through another
+    /// instance) is dropped first, with whatever page shows it. The cards found, as kept, or
+    /// unkept as read from the ticket's time.
+    func readClaimed(_ ids: [UUID], ticket: FeedPageCache.Ticket, droppingGone: Bool = false) async throws -> [UUID: KeptCard] {
+        let read: [Card]
+        do {
+            read = try await self.cards.sharedCards(ids)
+        } catch {
+            for id in ids { self.cache.land(card: id, with: nil) }
+            throw error
+        }
+        var found: [UUID: KeptCard] = [:]
+        for card in read where found[card.id] == nil {
+            let kept = self.cache.store(card, ticket: ticket)
+            found[card.id] = kept ?? KeptCard(card: card, memo: nil, readAt: ticket.readAt)
+            self.cache.land(card: card.id, with: kept)
+        }
+        for id in ids where found[id] == nil {
+            if droppingGone { self.cache.invalidate(card: id) }
+            self.cache.land(card: id, with: nil)
+        }
+        return found
+    }
+
     private func drain() async {
         while let ids = self.next() {
-            let ticket = self.cache.ticket(at: self.now())
-            do {
-                let read = Dictionary(try await self.cards.sharedCards(ids).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-                for id in ids {
-                    guard let card = read[id] else {
-                        // No longer live (deleted, hidden, expired through another instance): stop
-                        // serving the kept copy and whatever page shows it.
-                        self.cache.invalidate(card: id)
-                        self.cache.land(card: id, with: nil)
-                        continue
-                    }
-                    self.cache.land(card: id, with: self.cache.store(card, ticket: ticket))
-                }
-            } catch {
-                for id in ids { self.cache.land(card: id, with: nil) }
-            }
+            // A failed read only released the claims (see the type's description).
+            _ = try? await self.readClaimed(ids, ticket: self.cache.ticket(at: self.now()), droppingGone: true)
         }
     }
 

@@ -64,19 +64,9 @@ extension ReadFeed {
 
         let (mine, others) = cache.claimCards(missing)
         if !mine.isEmpty {
-            let ticket = cache.ticket(at: now)
-            do {
-                let read = Dictionary(try await self.environment.cards.sharedCards(mine).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-                for id in mine {
-                    // This reader uses what it read; waiting readers get it only if kept.
-                    let kept = read[id].flatMap { cache.store($0, ticket: ticket) }
-                    cache.land(card: id, with: kept)
-                    if let card = read[id] { found[id] = kept ?? KeptCard(card: card, memo: nil, readAt: now) }
-                }
-            } catch {
-                for id in mine { cache.land(card: id, with: nil) }
-                throw error
-            }
+            // This reader uses what it read; waiting readers get it only if kept.
+            let read = try await self.environment.keptCardRefresher.readClaimed(mine, ticket: cache.ticket(at: now))
+            found.merge(read) { kept, _ in kept }
         }
         var unanswered: [UUID] = []
         for id in others {
