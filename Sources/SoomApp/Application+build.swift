@@ -34,7 +34,7 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
     let cards = CardEnvironment(cards: cardRepository, moderation: configuration.moderation, feedPages: feedPages, viewerMarks: marks)
     let images = PostgresImageStore(database: database)
     let tags = TagEnvironment(tags: PostgresTagRepository(database: database), rankingCacheLifetime: configuration.tagRankingCacheLifetime)
-    let people = PeopleEnvironment(people: PostgresPeopleRepository(database: database), viewerMarks: marks)
+    let people = PeopleEnvironment(people: PostgresPeopleRepository(database: database), viewerMarks: marks, feedPages: feedPages)
     let notifications = PostgresNotificationRepository(database: database)
     let digest = OpenSSLContentDigest.sha256Hex
 
@@ -43,7 +43,11 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
     let migrated = OneTimeSignal(signalled: !configuration.migrateOnStart)
     let sessionListener: [any Service] =
         configuration.sessionCacheLifetime > 0 || configuration.marksCacheLifetime > 0
-        ? [SessionInvalidationListener(database: configuration.database, cache: sessions, marks: marks, startAfter: migrated, logger: databaseLogger)]
+        ? [
+            SessionInvalidationListener(
+                database: configuration.database, cache: sessions, marks: marks, feedPages: feedPages, startAfter: migrated,
+                logger: databaseLogger)
+        ]
         : []
     let jobs: [any Service] =
         configuration.backgroundJobs

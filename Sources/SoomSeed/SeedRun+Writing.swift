@@ -8,9 +8,9 @@ extension SeedRun {
     /// Foreign-key checks are per-row triggers: most of the cost of writing likes. When the role
     /// may set `session_replication_role` (a superuser, like the embedded cluster's) and the tables
     /// have no triggers of their own (but 0009's session-cache notifications, which fire on deletes
-    /// and identity changes, never on the inserts and counter updates of a seed, and 0014's marks
-    /// notifications, which the seed sends itself: `*`, every instance's marks dropped at the
-    /// commit), the writes skip them — as `pg_restore --disable-triggers`
+    /// and identity changes, never on the inserts and counter updates of a seed, and the marks
+    /// notifications of 0014 and 0015, which the seed sends itself: `*`, every instance's marks and
+    /// readers' positions dropped at the commit), the writes skip them — as `pg_restore --disable-triggers`
     /// does — and `verifyReferences` checks every reference set-based before the commit. That is
     /// safe: every row referenced is created by this very transaction, invisible to others, so
     /// nobody can delete it meanwhile (what the triggers' row locks are for).
@@ -22,7 +22,8 @@ extension SeedRun {
             WHERE NOT tgisinternal AND tgrelid IN ('accounts'::regclass, 'images'::regclass, 'cards'::regclass, 'likes'::regclass,
                                                   'follows'::regclass, 'favorite_tags'::regclass)
               AND tgfoid NOT IN (SELECT oid FROM pg_proc WHERE proname IN ('notify_account_changed', 'notify_all_accounts_changed',
-                                                                          'likes_marks_changed', 'notify_all_marks_changed'))
+                                                                          'likes_marks_changed', 'follows_marks_changed',
+                                                                          'notify_all_marks_changed'))
             """)
         guard userTriggers == 0 else {
             self.progress(.note("the tables have triggers of their own: writing with per-row foreign-key checks"))
@@ -32,7 +33,7 @@ extension SeedRun {
         do {
             try await self.execute("SET LOCAL session_replication_role = replica")
             try await self.execute("RELEASE SAVEPOINT seed_replication_role")
-            // The likes' marks triggers will not fire: tell every instance, at the commit, what they would have.
+            // The likes' and follows' marks triggers will not fire: tell every instance, at the commit, what they would have.
             try await self.execute("SELECT pg_notify(\(ViewerMarkCache.channel), '*')")
             self.progress(.note("writing without per-row foreign-key triggers; references are verified set-based before commit"))
             return true

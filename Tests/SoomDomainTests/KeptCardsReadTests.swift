@@ -84,7 +84,7 @@ struct KeptCardsReadTests {
         #expect(repository.calls.withLock { $0.cardReads.count } == 2, "the expired story's kept copy is not served")
     }
 
-    @Test("a following page reads its positions every time and its cards once; the cursor goes on below the page")
+    @Test("a following page reads its positions once for the lifetime and its cards once; the cursor goes on below the page")
     func following() async throws {
         let (environment, repository, cards) = Self.environment()
         let read = ReadFeed(environment)
@@ -103,7 +103,7 @@ struct KeptCardsReadTests {
         let cardReads: [[UUID]] = repository.calls.withLock { $0.cardReads }
         let probes = repository.calls.withLock { $0.marks.count }
         let pages = repository.calls.withLock { $0.pages.count }
-        #expect(positionReads == 3, "positions are read for every page")
+        #expect(positionReads == 2, "the first page's positions read once, and the second page's")
         #expect(cardReads == [cards.map(\.id)], "each card read once, the one after the first page with it")
         #expect(probes == 1, "the viewer's marks probed once: the second page's card was marked with the first")
         #expect(pages == 0, "no page read for the viewer")
@@ -229,9 +229,85 @@ extension KeptCardsReadTests {
         let page = try await ReadFeed(environment)(.author(cards[0].author.id), page: try PageRequest(limit: 20, cursor: nil), viewer: Self.viewer)
         #expect(page.cards.map(\.id) == cards.map(\.id))
         #expect(repository.calls.withLock { ($0.positionReads.count, $0.pages.count) } == (1, 0))
+        _ = try await ReadFeed(environment)(.author(cards[0].author.id), page: try PageRequest(limit: 20, cursor: nil), viewer: UUID())
+        #expect(repository.calls.withLock { $0.positionReads.count } == 1, "an author's positions are the same for every viewer")
         repository.setPageResult(FeedPage(cards: [], next: nil))
+        environment.feedPages.invalidateAll()  // what a deletion here does
         _ = try await ReadFeed(environment)(.author(cards[0].author.id), page: try PageRequest(limit: 20, cursor: nil), viewer: Self.viewer)
         #expect(repository.calls.withLock { ($0.positionReads.count, $0.pages.count) } == (2, 1))
+    }
+
+    @Test("a reader's following positions are theirs: their follow, a post here, or the listener going down reads them again")
+    func followingPositionsKept() async throws {
+        let (environment, repository, _) = Self.environment()
+        let read = ReadFeed(environment)
+        func reads() -> Int { repository.calls.withLock { $0.positionReads.count } }
+        func page(_ viewer: UUID = Self.viewer) async throws {
+            _ = try await read(.following, page: try PageRequest(limit: 20, cursor: nil), viewer: viewer)
+        }
+        try await page()
+        try await page()
+        #expect(reads() == 1, "kept for the lifetime")
+        let other = UUID()
+        try await page(other)
+        #expect(reads() == 2, "another reader's following feed holds other cards")
+
+        // A follow through this instance drops the follower's positions, not another reader's.
+        let followee = UUID()
+        let people = PeopleEnvironment(
+            people: InMemoryPeopleRepository(accounts: [Self.viewer, other, followee]), viewerMarks: environment.viewerMarks,
+            feedPages: environment.feedPages)
+        _ = try await FollowAccount(people)(true, target: followee, by: Self.viewer)
+        try await page()
+        try await page(other)
+        #expect(reads() == 3, "the follower's page is read again, the other reader's is still kept")
+        // So does a block, for both accounts, and a notification from another instance (`invalidate(viewer:)`).
+        _ = try await BlockAccount(people)(true, target: other, by: followee)
+        try await page()
+        try await page(other)
+        #expect(reads() == 4, "the blocked account's page is read again")
+        environment.feedPages.invalidate(viewer: Self.viewer)
+        try await page()
+        #expect(reads() == 5)
+
+        // A card posted here may join any following feed.
+        environment.feedPages.invalidatePost(in: nil, replyingTo: nil)
+        try await page()
+        try await page(other)
+        #expect(reads() == 7)
+
+        // Without the listener, a follow on another instance would go unheard: read every time.
+        environment.viewerMarks.suspend()
+        try await page()
+        try await page()
+        #expect(reads() == 9)
+    }
+
+    @Test("a read of positions begun before the reader's follow is not kept")
+    func followingPositionsTicket() {
+        let cache = FeedPageCache(lifetime: 1)
+        let now = FeedPageCacheTests.start
+        let key = FeedPageCache.PositionsKey(.following, after: nil, limit: 20, viewer: Self.viewer)!
+        let position = FeedPosition(createdAtMicros: 1, id: UUID())
+        let ticket = cache.ticket(at: now)
+        cache.invalidate(viewer: Self.viewer)
+        #expect(!cache.store([position], for: key, ticket: ticket))
+        cache.invalidate(viewer: UUID())
+        #expect(cache.store([position], for: key, ticket: cache.ticket(at: now)))
+        let shared = FeedPageCache.PositionsKey(.popular, after: nil, limit: 20, viewer: Self.viewer)!
+        #expect(shared.isShared && !key.isShared && FeedPageCache.PositionsKey(.latest, after: nil, limit: 20, viewer: Self.viewer) == nil)
+        let sharedTicket = cache.ticket(at: now)
+        cache.invalidateViewers()
+        #expect(cache.store([position], for: shared, ticket: sharedTicket), "the feeds the same for everyone are no viewer's")
+        guard case .kept(let kept, _) = cache.lookUp(shared, at: now) else {
+            Issue.record("kept")
+            return
+        }
+        #expect(kept == [position])
+        guard case .read = cache.lookUp(key, at: now) else {
+            Issue.record("a reader's positions are dropped with every viewer's")
+            return
+        }
     }
 }
 

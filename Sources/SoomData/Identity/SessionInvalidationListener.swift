@@ -6,13 +6,14 @@ import ServiceLifecycle
 import SoomDomain
 import Synchronization
 
-/// Keeps this instance's `SessionCache` and `ViewerMarkCache` honest: listens on
-/// `SessionCache.channel` and `ViewerMarkCache.channel` over a connection of its own (not from the
-/// pool) and drops the entries of every account a notification names.
+/// Keeps this instance's `SessionCache` and `ViewerMarkCache`, and the viewers' kept positions in
+/// `FeedPageCache`, honest: listens on `SessionCache.channel` and `ViewerMarkCache.channel` over a
+/// connection of its own (not from the pool) and drops the entries of every account a notification
+/// names (on the marks' channel: the viewer's marks and the positions of their following feed).
 ///
 /// The caches are used only while this listener is known to hear every change:
 /// - `resume()` once `LISTEN` is in place and the triggers of migrations 0009 (six, sessions and
-///   accounts) and 0014 (twelve, marks) exist and are enabled;
+///   accounts), 0014 (twelve, marks) and 0015 (four, follows) exist and are enabled;
 /// - `suspend()` (which empties them) as soon as the connection fails, a heartbeat is not heard
 ///   back within `heartbeatTimeout`, or the service stops; then it reconnects, waiting
 ///   1, 2, 4 … up to 30 seconds between attempts, and resumes.
@@ -38,6 +39,7 @@ public struct SessionInvalidationListener: Service {
     let database: DatabaseConfiguration
     let cache: SessionCache
     let marks: ViewerMarkCache
+    let feedPages: FeedPageCache
     let startAfter: OneTimeSignal
     let logger: Logger
     let heartbeat: Duration
@@ -47,13 +49,15 @@ public struct SessionInvalidationListener: Service {
 
     /// - Parameter startAfter: the first connection waits for it (the triggers come with the schema).
     public init(
-        database: DatabaseConfiguration, cache: SessionCache, marks: ViewerMarkCache = ViewerMarkCache(lifetime: 0), startAfter: OneTimeSignal,
+        database: DatabaseConfiguration, cache: SessionCache, marks: ViewerMarkCache = ViewerMarkCache(lifetime: 0),
+        feedPages: FeedPageCache = FeedPageCache(lifetime: 0), startAfter: OneTimeSignal,
         logger: Logger,
         heartbeat: Duration = .seconds(5), heartbeatTimeout: Duration = .seconds(3), setupTimeout: Duration = .seconds(5)
     ) {
         self.database = database
         self.cache = cache
         self.marks = marks
+        self.feedPages = feedPages
         self.startAfter = startAfter
         self.logger = logger
         self.heartbeat = heartbeat
@@ -71,13 +75,14 @@ public struct SessionInvalidationListener: Service {
     /// The notifications ended without an error (the connection closed).
     struct NotificationsEnded: Error {}
 
-    /// The triggers of migrations 0009 and 0014, by table.
+    /// The triggers of migrations 0009, 0014 and 0015, by table.
     static let triggers = [
         ("sessions", "sessions_ended"), ("sessions", "sessions_changed"), ("sessions", "sessions_truncated"),
         ("accounts", "accounts_deleted"), ("accounts", "accounts_identity_changed"), ("accounts", "accounts_truncated"),
         ("likes", "likes_marked"), ("likes", "likes_unmarked"), ("likes", "likes_remarked"), ("likes", "likes_marks_truncated"),
         ("blocks", "blocks_marked"), ("blocks", "blocks_unmarked"), ("blocks", "blocks_remarked"), ("blocks", "blocks_marks_truncated"),
         ("reports", "reports_marked"), ("reports", "reports_unmarked"), ("reports", "reports_remarked"), ("reports", "reports_marks_truncated"),
+        ("follows", "follows_marked"), ("follows", "follows_unmarked"), ("follows", "follows_remarked"), ("follows", "follows_marks_truncated"),
     ]
 
     /// The heartbeats sent and not yet heard back.
@@ -124,17 +129,23 @@ public struct SessionInvalidationListener: Service {
                         "session and marks caches off until the database's notifications are heard again",
                         metadata: ["error": "\(loggableDescription(of: error))", "retryIn": "\(delay)"])
                 }
-                self.cache.suspend()
-                self.marks.suspend()
+                self.suspendCaches()
                 listening.record(0)
                 if reached.take() { delay = .seconds(1) }
                 try? await Task.sleep(for: delay)
                 delay = min(delay * 2, .seconds(30))
             }
         }
+        self.suspendCaches()
+        listening.record(0)
+    }
+
+    /// Empties the caches and keeps nothing until the listener is back: changes may go unheard.
+    /// (The viewers' positions are used only while `marks` is active; those kept are dropped.)
+    private func suspendCaches() {
         self.cache.suspend()
         self.marks.suspend()
-        listening.record(0)
+        self.feedPages.invalidateViewers()
     }
 
     /// One connection's life: returns or throws only when it ends.
@@ -183,7 +194,16 @@ public struct SessionInvalidationListener: Service {
                 try await Self.consume(sessions, heartbeats: heartbeats, all: self.cache.invalidateAll, one: self.cache.invalidate(account:))
             }
             group.addTask {
-                try await Self.consume(marks, heartbeats: heartbeats, all: self.marks.invalidateAll, one: self.marks.invalidate(viewer:))
+                try await Self.consume(
+                    marks, heartbeats: heartbeats,
+                    all: {
+                        self.marks.invalidateAll()
+                        self.feedPages.invalidateViewers()
+                    },
+                    one: { viewer in
+                        self.marks.invalidate(viewer: viewer)
+                        self.feedPages.invalidate(viewer: viewer)
+                    })
             }
             group.addTask {
                 while true {

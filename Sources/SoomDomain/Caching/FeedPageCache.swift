@@ -55,6 +55,7 @@ public final class FeedPageCache: Sendable {
         case page(Key)
         case chunk(NearbyChunk.Key)
         case card(UUID)
+        case positions(PositionsKey)
 
         /// The chunk's key, if this is one.
         var chunkKey: NearbyChunk.Key? {
@@ -73,7 +74,14 @@ public final class FeedPageCache: Sendable {
             case .page: true
             case .chunk(let chunk): cell?.hasPrefix(chunk.prefix) == true
             case .card: false
+            // Any post may join a following, an author's or (through a new ranking) the popular feed.
+            case .positions: true
             }
+        }
+
+        /// Whether this is one viewer's positions (of their following feed).
+        var isViewersPositions: Bool {
+            if case .positions(let key) = self { key.viewer != nil } else { false }
         }
     }
 
@@ -81,6 +89,7 @@ public final class FeedPageCache: Sendable {
         case page(FeedPage)
         case chunk(NearbyChunk)
         case card(KeptCard)
+        case positions(KeptPositions)
 
         var page: FeedPage? {
             if case .page(let page) = self { page } else { nil }
@@ -94,11 +103,18 @@ public final class FeedPageCache: Sendable {
             if case .card(let card) = self { card } else { nil }
         }
 
-        var cardIDs: [UUID] {
+        var positions: KeptPositions? {
+            if case .positions(let positions) = self { positions } else { nil }
+        }
+
+        /// What invalidates it: its cards' IDs; for one viewer's positions, the viewer's account ID
+        /// (their follows and blocks change which cards their pages hold; a like changes nothing).
+        var tags: [UUID] {
             switch self {
             case .page(let page): page.cards.map(\.id)
             case .chunk(let chunk): chunk.entries.map(\.card.id)
             case .card(let kept): [kept.card.id]
+            case .positions(let kept): kept.viewer.map { [$0] } ?? []
             }
         }
 
@@ -108,6 +124,8 @@ public final class FeedPageCache: Sendable {
             case .page(let page): page.cards.contains { $0.expiresAt.map { $0 <= now } ?? false }
             case .chunk(let chunk): chunk.hasExpired(at: now)
             case .card(let kept): kept.card.expiresAt.map { $0 <= now } ?? false
+            // A story expired since: its kept card is gone, so the page is read exactly (`pageFromCards`).
+            case .positions: false
             }
         }
     }
@@ -132,6 +150,38 @@ public final class FeedPageCache: Sendable {
         }
     }
 
+    /// Which page's positions (`KeptPositions`): the feed, the viewer for a feed whose positions
+    /// are theirs alone (following), where it starts and how many cards it holds.
+    public struct PositionsKey: Hashable, Sendable {
+        let scope: String
+        let viewer: UUID?
+        let afterMicros: Int64?
+        let afterID: UUID?
+        let afterGeneration: Int64?
+        let afterRank: Int?
+        let limit: Int
+
+        /// Nil for a feed not made from kept cards (`Feed.isReadFromCards`). The popular and an
+        /// author's feeds hold the same cards for everyone (blocks are the marks' part), so their
+        /// key has no viewer.
+        public init?(_ feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) {
+            switch feed {
+            case .following: self.viewer = viewer
+            case .author, .popular: self.viewer = nil
+            case .latest, .tag, .nearby, .comments: return nil
+            }
+            self.scope = feed.scope
+            self.afterMicros = position?.createdAtMicros
+            self.afterID = position?.id
+            self.afterGeneration = position?.ranking?.generation
+            self.afterRank = position?.ranking?.rank
+            self.limit = limit
+        }
+
+        /// Whether these positions are the same for every viewer.
+        public var isShared: Bool { self.viewer == nil }
+    }
+
     /// Taken before a read; `store` keeps the read's page only if nothing it shows was invalidated since.
     public struct Ticket: Sendable {
         fileprivate let ticket: InvalidatedCache<StoreKey, Kept, UUID>.Ticket
@@ -148,7 +198,7 @@ public final class FeedPageCache: Sendable {
         self.memos = memos
         self.kept = InvalidatedCache(
             lifetime: min(max(lifetime, 0), Self.maximumLifetime), capacity: capacity, byteBudget: byteBudget,
-            changeLogSize: Self.changeLogSize, refreshAhead: Self.refreshAhead, tags: { $0.cardIDs },
+            changeLogSize: Self.changeLogSize, refreshAhead: Self.refreshAhead, tags: { $0.tags },
             isServable: { !$0.hasExpired(at: $1) })
     }
 
@@ -187,7 +237,7 @@ public final class FeedPageCache: Sendable {
     public func lookUp(_ key: Key, at now: Date) -> PageLookup {
         switch self.kept.lookUp(.page(key), at: now) {
         case .kept(.page(let page), let refresh): .kept(page, refresh: refresh)
-        case .kept(.chunk, _), .kept(.card, _): preconditionFailure("a page key keeps a page")
+        case .kept(.chunk, _), .kept(.card, _), .kept(.positions, _): preconditionFailure("a page key keeps a page")
         case .read: .read
         case .wait: .wait
         }
@@ -310,6 +360,52 @@ public final class FeedPageCache: Sendable {
         await self.kept.awaitValue(.card(id), at: now)?.card
     }
 
+    // MARK: Positions
+
+    /// The kept positions for `key` (`Kept`), or who reads them, as `lookUp` for pages: one reader
+    /// reads positions not kept while the others wait (`awaitPositions`), and positions in use are
+    /// read again ahead of their expiry by the reader told to `refresh`. The caller must `land`
+    /// what it was given to read.
+    public func lookUp(_ key: PositionsKey, at now: Date) -> PositionsLookup {
+        switch self.kept.lookUp(.positions(key), at: now) {
+        case .kept(.positions(let kept), let refresh): .kept(kept.positions, refresh: refresh)
+        case .kept(.page, _), .kept(.chunk, _), .kept(.card, _): preconditionFailure("a positions key keeps positions")
+        case .read: .read
+        case .wait: .wait
+        }
+    }
+
+    /// What a reader of a page's positions does (`lookUp(_:at:)` for a `PositionsKey`).
+    public enum PositionsLookup: Sendable {
+        /// Kept; with `refresh`, claimed for this reader to read again in the background and `land`.
+        case kept([FeedPosition], refresh: Bool)
+        /// This reader reads them, `store`s them and must `land` them, whatever happens.
+        case read
+        /// Another reader is reading them: `awaitPositions`.
+        case wait
+    }
+
+    /// Keeps `positions`, read with `ticket`, unless the viewer of `key` (if any) was invalidated
+    /// since the ticket was taken, or a card was posted or removed on this instance; whether kept.
+    @discardableResult
+    public func store(_ positions: [FeedPosition], for key: PositionsKey, ticket: Ticket) -> Bool {
+        let kept = KeptPositions(positions: positions, viewer: key.viewer)
+        return self.kept.store(.positions(kept), for: .positions(key), readAt: ticket.readAt, cost: Self.cost(of: positions), ticket: ticket.ticket)
+    }
+
+    /// Ends the caller's read of positions it was given to read by `lookUp`: `positions` are what
+    /// it kept (nil if the read failed or was not kept), handed to every reader waiting for them.
+    public func land(_ key: PositionsKey, with positions: [FeedPosition]?) {
+        self.kept.land(.positions(key), with: positions.map { .positions(KeptPositions(positions: $0, viewer: key.viewer)) })
+    }
+
+    /// The positions someone else is reading, once they have them; nil when their read failed or was not kept.
+    public func awaitPositions(_ key: PositionsKey, at now: Date) async -> [FeedPosition]? {
+        await self.kept.awaitValue(.positions(key), at: now)?.positions?.positions
+    }
+
+    static func cost(of positions: [FeedPosition]) -> Int { 128 + 48 * positions.count }
+
     // MARK: Invalidation
 
     /// Drops every page and chunk: after a change that may move cards onto or off pages, or change authors.
@@ -321,6 +417,18 @@ public final class FeedPageCache: Sendable {
     /// that show it: after a change to its counts only.
     public func invalidate(card id: UUID) {
         self.kept.invalidate(.tag(id))
+    }
+
+    /// Drops the positions of `viewer`'s pages (of their following feed), and refuses reads of them
+    /// begun before: they followed, unfollowed, blocked or were blocked (here, or on another
+    /// instance: `SessionInvalidationListener`).
+    public func invalidate(viewer: UUID) {
+        self.kept.invalidate(.tag(viewer))
+    }
+
+    /// Drops every viewer's positions: a change that named no account (`*` on the marks' channel).
+    public func invalidateViewers() {
+        self.kept.invalidate(.keys { $0.isViewersPositions })
     }
 
     /// After a card was posted: drops every shared page, the chunks of the prefixes of `cell` (a

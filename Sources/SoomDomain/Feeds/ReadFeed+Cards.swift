@@ -9,11 +9,12 @@ extension ReadFeed {
     /// these they reported, a card gone between the two reads, or an empty page of a feed whose
     /// subject may be missing).
     ///
-    /// Which cards a page holds is read every time, so a follow, an unfollow, a post or a new
-    /// ranking shows at once on every instance; what may be up to the cache's lifetime old is what
-    /// a shared page's cards may be: their counts, and their authors' names and pictures.
+    /// Which cards a page holds is kept for the cache's lifetime (`positions`): the reader's own
+    /// follows, unfollows and blocks, and this instance's posts and deletions, show at once; other
+    /// instances' posts, deletions and rankings within the lifetime, as on a shared page. So may the
+    /// cards' counts, and their authors' names and pictures.
     func pageFromCards(_ feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
-        let positions = try await self.environment.cards.positions(of: feed, after: position, limit: limit, viewer: viewer)
+        let positions = try await self.positions(of: feed, after: position, limit: limit, viewer: viewer)
         let shown = positions.prefix(limit)
         let next = positions.count > limit ? shown.last : nil
         guard !shown.isEmpty else {
@@ -32,6 +33,49 @@ extension ReadFeed {
         let memos = cards.compactMap(\.memo)
         let page = FeedPage(cards: cards.map(\.card), next: next, shared: memos.count == cards.count ? .cards(memos) : nil, readAt: readAt)
         return page.seen(by: viewer, marks: marks)
+    }
+
+    /// Which cards the page holds, and the card after it: kept positions (`FeedPageCache`), or one
+    /// read (`CardRepository.positions`), kept. One reader reads positions not kept while the others
+    /// wanting them wait, and positions in use are read again in the background ahead of expiry.
+    ///
+    /// A following feed's positions are kept only while `ViewerMarkCache` is active: its listener
+    /// hears every follow, unfollow and block on every instance (migrations 0014 and 0015), so the
+    /// reader's own changes show at once everywhere. What may be up to the lifetime old is another
+    /// instance's post or deletion, as on a shared page.
+    func positions(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> [FeedPosition] {
+        let cards = self.environment.cards
+        let cache = self.environment.feedPages
+        guard let key = FeedPageCache.PositionsKey(feed, after: position, limit: limit, viewer: viewer),
+            key.isShared || self.environment.viewerMarks.isActive
+        else {
+            return try await cards.positions(of: feed, after: position, limit: limit, viewer: viewer)
+        }
+        let now = self.environment.now()
+        switch cache.lookUp(key, at: now) {
+        case .kept(let positions, let refresh):
+            if refresh {
+                let ticket = cache.ticket(at: now)
+                Task {
+                    let read = try? await cards.positions(of: feed, after: position, limit: limit, viewer: viewer)
+                    cache.land(key, with: read.flatMap { cache.store($0, for: key, ticket: ticket) ? $0 : nil })
+                }
+            }
+            return positions
+        case .wait:
+            if let positions = await cache.awaitPositions(key, at: now) { return positions }
+        case .read:
+            let ticket = cache.ticket(at: now)
+            do {
+                let positions = try await cards.positions(of: feed, after: position, limit: limit, viewer: viewer)
+                cache.land(key, with: cache.store(positions, for: key, ticket: ticket) ? positions : nil)
+                return positions
+            } catch {
+                cache.land(key, with: nil)
+                throw error
+            }
+        }
+        return try await cards.positions(of: feed, after: position, limit: limit, viewer: viewer)
     }
 
     /// The card `id` as `viewer` sees it, made from its kept copy (`keptCards`) and the viewer's
