@@ -209,6 +209,40 @@ extension KeptCardsReadTests {
         #expect(cache.claimCards(cards.map(\.id)).mine.count == 3, "every claim was landed")
     }
 
+    @Test("readers missing different cards at the same time are answered by one read; a card not found is not dropped")
+    func readersBatched() async throws {
+        let (environment, repository, cards) = Self.environment()
+        func reads() -> [[UUID]] { repository.calls.withLock { $0.cardReads } }
+        let show = ShowCard(environment)
+        repository.cardReadsHeld.withLock { $0 = true }
+        async let first = show(cards[0].id, viewer: Self.viewer)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while reads().isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        // While the first read is on its way, two more readers miss two other cards.
+        async let second = show(cards[1].id, viewer: UUID())
+        async let third = show(cards[2].id, viewer: UUID())
+        while environment.keptCardRefresher.queuedCards < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        repository.cardReadsHeld.withLock { $0 = false }
+        let shown = try await [first, second, third].map(\.id)
+        #expect(shown == cards.map(\.id))
+        #expect(reads() == [[cards[0].id], [cards[1].id, cards[2].id]], "the two waiting readers' cards in one read")
+        #expect(repository.calls.withLock { $0.details.isEmpty }, "nothing read for one viewer")
+
+        // An unknown card: one shared read and the exact read; the change log is not touched.
+        let ticket = environment.feedPages.ticket(at: FeedPageCacheTests.start)
+        await #expect(throws: SoomError.cardNotFound) { try await show(UUID(), viewer: Self.viewer) }
+        #expect(reads().count == 3)
+        #expect(environment.feedPages.store(cards[0], ticket: ticket) != nil, "no change since the ticket")
+    }
+
+    @Test("a reader whose cards' read fails meets the error")
+    func readerMeetsReadError() async throws {
+        let repository = FailingSharedCards()
+        let environment = CardEnvironment(cards: repository, feedPages: FeedPageCache(lifetime: 1))
+        await #expect(throws: FailingSharedCards.Failure.self) { try await ShowCard(environment)(repository.id, viewer: Self.viewer) }
+        #expect(environment.feedPages.claimCards([repository.id]).mine == [repository.id], "the claim was landed")
+    }
+
     @Test("a card the read ahead no longer finds (deleted through another instance) stops being served at once")
     func refresherDropsGoneCards() async throws {
         let clock = Mutex(FeedPageCacheTests.start)
@@ -333,6 +367,34 @@ private struct StalePositions: CardRepository {
     func viewerMarks(of viewer: UUID, cards: [UUID], authors: [UUID]) async throws -> ViewerMarks {
         try await self.base.viewerMarks(of: viewer, cards: cards, authors: authors)
     }
+    func nearbyChunks(_ keys: [NearbyChunk.Key]) async throws -> [NearbyChunk] { [] }
+    func refreshPopularRanking(limit: Int) async throws {}
+    func sweepExpiredStories(limit: Int) async throws -> Int { 0 }
+    func purgeIdempotencyKeys(limit: Int) async throws -> Int { 0 }
+    func report(cardID: UUID, by reporter: UUID, reason: ReportReason, at time: Date, policy: ModerationPolicy) async throws -> ReportOutcome {
+        .reported
+    }
+}
+
+/// A repository whose shared card reads fail.
+private struct FailingSharedCards: CardRepository {
+    struct Failure: Error {}
+    let base = RecordingCardRepository()
+    let id = UUID()
+
+    func positions(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> [FeedPosition] { [] }
+    func sharedCards(_ ids: [UUID]) async throws -> [Card] { throw Failure() }
+    func create(_ card: NewCard, idempotency: IdempotencyRecord?) async throws -> CreateCardOutcome {
+        try await self.base.create(card, idempotency: idempotency)
+    }
+    func card(id: UUID, viewer: UUID) async throws -> Card? { nil }
+    func delete(cardID: UUID, by accountID: UUID) async throws -> DeleteCardOutcome { .notFound }
+    func setLike(_ liked: Bool, cardID: UUID, by accountID: UUID) async throws -> LikeState? { nil }
+    func page(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? { nil }
+    func sharedPage(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> (page: FeedPage, marks: ViewerMarks) {
+        try await self.base.sharedPage(of: feed, after: position, limit: limit, viewer: viewer)
+    }
+    func viewerMarks(of viewer: UUID, cards: [UUID], authors: [UUID]) async throws -> ViewerMarks { .none }
     func nearbyChunks(_ keys: [NearbyChunk.Key]) async throws -> [NearbyChunk] { [] }
     func refreshPopularRanking(limit: Int) async throws {}
     func sweepExpiredStories(limit: Int) async throws -> Int { 0 }

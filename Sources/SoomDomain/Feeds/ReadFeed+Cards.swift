@@ -90,10 +90,12 @@ extension ReadFeed {
     }
 
     /// The live cards among `ids` as everyone sees them, in the order of `ids` (the others left
-    /// out): kept ones from `FeedPageCache`, the rest in one read (`CardRepository.sharedCards`)
-    /// and kept. A card not kept is read by one reader while the others wanting it wait for that
-    /// read (`FeedPageCache.claimCards`); a kept card in its last quarter of life is read again in
-    /// the background (`KeptCardRefresher`), so a card in use rarely expires at all.
+    /// out): kept ones from `FeedPageCache`, the rest read (`CardRepository.sharedCards`) and kept.
+    /// A card not kept is read once while every reader wanting it waits for that read
+    /// (`FeedPageCache.claimCards`), together with the cards other readers are missing at that
+    /// moment (`KeptCardRefresher.read`); a kept card in its last quarter of life is read again in
+    /// the background (`KeptCardRefresher.refresh`). A card someone else's read failed to keep is
+    /// read here, unkept.
     func keptCards(_ ids: [UUID]) async throws -> [KeptCard] {
         let cache = self.environment.feedPages
         let now = self.environment.now()
@@ -107,11 +109,9 @@ extension ReadFeed {
         guard !missing.isEmpty else { return ids.compactMap { found[$0] } }
 
         let (mine, others) = cache.claimCards(missing)
-        if !mine.isEmpty {
-            // This reader uses what it read; waiting readers get it only if kept.
-            let read = try await self.environment.keptCardRefresher.readClaimed(mine, ticket: cache.ticket(at: now))
-            found.merge(read) { kept, _ in kept }
-        }
+        // Read with other readers' cards, in one statement (`KeptCardRefresher.read`).
+        let read = try await self.environment.keptCardRefresher.read(mine)
+        found.merge(read) { kept, _ in kept }
         var unanswered: [UUID] = []
         for id in others {
             if let kept = await cache.awaitCard(id, at: now) { found[id] = kept } else { unanswered.append(id) }
