@@ -114,8 +114,10 @@ extension Soom {
             name: .customLong("feed-cache"),
             help: """
                 Seconds a page of the latest feed or a tag feed, or a card as everyone sees it (details; following, \
-                an account's and popular pages), may be answered from memory, 0-1 (env SOOM_FEED_CACHE); 0 reads every page. Likes and blocks are the reader's current ones (see --marks-cache), and this \
-                instance's own changes show at once; only other instances' new cards, counts and names may be this old.
+                an account's and popular pages), or which cards such a page holds, may be answered from memory, 0-1 \
+                (env SOOM_FEED_CACHE); 0 reads every page. Likes, blocks and follows are the reader's current ones (see \
+                --marks-cache), and this instance's own changes show at once; only other instances' new cards, counts \
+                and names may be this old.
                 """)
         var feedCache: Double =
             ProcessInfo.processInfo.environment["SOOM_FEED_CACHE"].flatMap(Double.init) ?? AppConfiguration.defaultFeedCacheLifetime

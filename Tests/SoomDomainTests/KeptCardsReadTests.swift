@@ -237,10 +237,11 @@ extension KeptCardsReadTests {
 
     @Test("a reader whose cards' read fails meets the error")
     func readerMeetsReadError() async throws {
-        let repository = FailingSharedCards()
+        let repository = StalePositions(base: RecordingCardRepository(), positions: [], sharedReadsFail: true)
         let environment = CardEnvironment(cards: repository, feedPages: FeedPageCache(lifetime: 1))
-        await #expect(throws: FailingSharedCards.Failure.self) { try await ShowCard(environment)(repository.id, viewer: Self.viewer) }
-        #expect(environment.feedPages.claimCards([repository.id]).mine == [repository.id], "the claim was landed")
+        let id = UUID()
+        await #expect(throws: StalePositions.Failure.self) { try await ShowCard(environment)(id, viewer: Self.viewer) }
+        #expect(environment.feedPages.claimCards([id]).mine == [id], "the claim was landed")
     }
 
     @Test("a card the read ahead no longer finds (deleted through another instance) stops being served at once")
@@ -345,13 +346,19 @@ extension KeptCardsReadTests {
     }
 }
 
-/// A repository whose following positions name cards it no longer has: a card deleted between the two reads.
+/// A repository over `base` whose positions are fixed, naming cards it may no longer have (a card
+/// deleted between the two reads), and whose shared card reads may fail.
 private struct StalePositions: CardRepository {
+    struct Failure: Error {}
     let base: RecordingCardRepository
     let positions: [FeedPosition]
+    var sharedReadsFail = false
 
     func positions(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> [FeedPosition] { self.positions }
-    func sharedCards(_ ids: [UUID]) async throws -> [Card] { try await self.base.sharedCards(ids) }
+    func sharedCards(_ ids: [UUID]) async throws -> [Card] {
+        if self.sharedReadsFail { throw Failure() }
+        return try await self.base.sharedCards(ids)
+    }
     func create(_ card: NewCard, idempotency: IdempotencyRecord?) async throws -> CreateCardOutcome {
         try await self.base.create(card, idempotency: idempotency)
     }
@@ -367,34 +374,6 @@ private struct StalePositions: CardRepository {
     func viewerMarks(of viewer: UUID, cards: [UUID], authors: [UUID]) async throws -> ViewerMarks {
         try await self.base.viewerMarks(of: viewer, cards: cards, authors: authors)
     }
-    func nearbyChunks(_ keys: [NearbyChunk.Key]) async throws -> [NearbyChunk] { [] }
-    func refreshPopularRanking(limit: Int) async throws {}
-    func sweepExpiredStories(limit: Int) async throws -> Int { 0 }
-    func purgeIdempotencyKeys(limit: Int) async throws -> Int { 0 }
-    func report(cardID: UUID, by reporter: UUID, reason: ReportReason, at time: Date, policy: ModerationPolicy) async throws -> ReportOutcome {
-        .reported
-    }
-}
-
-/// A repository whose shared card reads fail.
-private struct FailingSharedCards: CardRepository {
-    struct Failure: Error {}
-    let base = RecordingCardRepository()
-    let id = UUID()
-
-    func positions(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> [FeedPosition] { [] }
-    func sharedCards(_ ids: [UUID]) async throws -> [Card] { throw Failure() }
-    func create(_ card: NewCard, idempotency: IdempotencyRecord?) async throws -> CreateCardOutcome {
-        try await self.base.create(card, idempotency: idempotency)
-    }
-    func card(id: UUID, viewer: UUID) async throws -> Card? { nil }
-    func delete(cardID: UUID, by accountID: UUID) async throws -> DeleteCardOutcome { .notFound }
-    func setLike(_ liked: Bool, cardID: UUID, by accountID: UUID) async throws -> LikeState? { nil }
-    func page(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? { nil }
-    func sharedPage(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> (page: FeedPage, marks: ViewerMarks) {
-        try await self.base.sharedPage(of: feed, after: position, limit: limit, viewer: viewer)
-    }
-    func viewerMarks(of viewer: UUID, cards: [UUID], authors: [UUID]) async throws -> ViewerMarks { .none }
     func nearbyChunks(_ keys: [NearbyChunk.Key]) async throws -> [NearbyChunk] { [] }
     func refreshPopularRanking(limit: Int) async throws {}
     func sweepExpiredStories(limit: Int) async throws -> Int { 0 }

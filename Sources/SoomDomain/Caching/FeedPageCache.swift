@@ -14,7 +14,9 @@ import Foundation
 /// It also keeps the nearby feed's shared part, `NearbyChunk`s: the newest cards of one index
 /// prefix, from which `ReadFeed` makes any reader's page around any point in memory; and single
 /// cards as everyone sees them (`KeptCard`), from which `ShowCard` answers a card's detail and
-/// `ReadFeed` makes the following feed's pages once it has read their cards' IDs.
+/// `ReadFeed` makes the following, an account's and the popular feeds' pages; and which cards
+/// those pages hold (`KeptPositions`: per reader for the following feed, dropped by the reader's
+/// follows and blocks on any instance through `invalidate(viewer:)`).
 ///
 /// - This instance's own changes are never served stale: the use cases that change what a page
 ///   shows call, once the change is committed, `invalidatePost(in:replyingTo:)` (a post: every

@@ -57,6 +57,8 @@ extension ReadFeed {
             if refresh {
                 let ticket = cache.ticket(at: now)
                 Task {
+                    // A failed read ahead only releases the claim: the kept positions serve until
+                    // they expire, and the reader who then reads them meets the error, if any.
                     let read = try? await cards.positions(of: feed, after: position, limit: limit, viewer: viewer)
                     cache.land(key, with: read.flatMap { cache.store($0, for: key, ticket: ticket) ? $0 : nil })
                 }
