@@ -94,7 +94,7 @@ public final class KeptCardRefresher: Sendable {
     /// `droppingGone` not found (no longer live: deleted, hidden, expired through another
     /// instance) is dropped first, with whatever page shows it. The cards found, as kept, or
     /// unkept as read from the ticket's time.
-    func readClaimed(_ ids: [UUID], ticket: FeedPageCache.Ticket, droppingGone: Set<UUID> = []) async throws -> [UUID: KeptCard] {
+    private func readClaimed(_ ids: [UUID], ticket: FeedPageCache.Ticket, droppingGone: Set<UUID>) async throws -> [UUID: KeptCard] {
         let read: [Card]
         do {
             read = try await self.cards.sharedCards(ids)
@@ -121,7 +121,9 @@ public final class KeptCardRefresher: Sendable {
             let ahead = Set(batch.filter(\.ahead).flatMap(\.ids))
             do {
                 let found = try await self.readClaimed(ids, ticket: self.cache.ticket(at: self.now()), droppingGone: ahead)
-                for request in batch { request.reader?.resume(returning: found.filter { request.ids.contains($0.key) }) }
+                for request in batch {
+                    request.reader?.resume(returning: Dictionary(request.ids.compactMap { id in found[id].map { (id, $0) } }) { first, _ in first })
+                }
             } catch {
                 // A read ahead's failure only released the claims (see the type's description).
                 for request in batch { request.reader?.resume(throwing: error) }

@@ -46,10 +46,11 @@ extension ReadFeed {
     func positions(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> [FeedPosition] {
         let cards = self.environment.cards
         let cache = self.environment.feedPages
+        let read = { @Sendable in try await cards.positions(of: feed, after: position, limit: limit, viewer: viewer) }
         guard let key = FeedPageCache.PositionsKey(feed, after: position, limit: limit, viewer: viewer),
             key.isShared || self.environment.viewerMarks.isActive
         else {
-            return try await cards.positions(of: feed, after: position, limit: limit, viewer: viewer)
+            return try await read()
         }
         let now = self.environment.now()
         switch cache.lookUp(key, at: now) {
@@ -59,8 +60,8 @@ extension ReadFeed {
                 Task {
                     // A failed read ahead only releases the claim: the kept positions serve until
                     // they expire, and the reader who then reads them meets the error, if any.
-                    let read = try? await cards.positions(of: feed, after: position, limit: limit, viewer: viewer)
-                    cache.land(key, with: read.flatMap { cache.store($0, for: key, ticket: ticket) ? $0 : nil })
+                    let positions = try? await read()
+                    cache.land(key, with: positions.flatMap { cache.store($0, for: key, ticket: ticket) ? $0 : nil })
                 }
             }
             return positions
@@ -69,7 +70,7 @@ extension ReadFeed {
         case .read:
             let ticket = cache.ticket(at: now)
             do {
-                let positions = try await cards.positions(of: feed, after: position, limit: limit, viewer: viewer)
+                let positions = try await read()
                 cache.land(key, with: cache.store(positions, for: key, ticket: ticket) ? positions : nil)
                 return positions
             } catch {
@@ -77,7 +78,7 @@ extension ReadFeed {
                 throw error
             }
         }
-        return try await cards.positions(of: feed, after: position, limit: limit, viewer: viewer)
+        return try await read()
     }
 
     /// The card `id` as `viewer` sees it, made from its kept copy (`keptCards`) and the viewer's
