@@ -97,8 +97,9 @@ enum CardRow {
 
     /// A position from `position`'s columns.
     static func decodePosition(_ row: PostgresRow) throws -> FeedPosition {
-        let (id, micros) = try row.decode((UUID, Int64).self)
-        return FeedPosition(createdAtMicros: micros, id: id)
+        var cells = RowCells(row)
+        let id = try cells.next(UUID.self)
+        return FeedPosition(createdAtMicros: try cells.next(Int64.self), id: id)
     }
 
     /// What a page statement selects and how it filters, for one viewer.
@@ -124,14 +125,32 @@ enum CardRow {
     /// A card and its position from `select`'s columns, decoded by type in their order (the
     /// columns after them, such as the shared page's `blocked`, are left for the caller).
     static func decode(_ row: PostgresRow) throws -> (card: Card, micros: Int64) {
-        let (
-            id, content, font, backgroundKind, backgroundRef, tags, parentID, parentDeleted, createdAt, expiresAt,
-            likeCount, commentCount, likedByMe, isMine, authorID, nickname, authorImageKind, authorImageRef, distance, micros
-        ) = try row.decode(
-            (
-                UUID, String, String, String, String, [String], UUID?, Bool, Date, Date?,
-                Int, Int, Bool, Bool, UUID, String, String?, String?, Double?, Int64
-            ).self)
+        var cells = RowCells(row)
+        return try Self.decode(&cells)
+    }
+
+    /// `decode(_:)` from `cells`, which are left at the first column after `select`'s.
+    static func decode(_ cells: inout RowCells) throws -> (card: Card, micros: Int64) {
+        let id = try cells.next(UUID.self)
+        let content = try cells.next(String.self)
+        let font = try cells.next(String.self)
+        let backgroundKind = try cells.next(String.self)
+        let backgroundRef = try cells.next(String.self)
+        let tags = try cells.next([String].self)
+        let parentID = try cells.next(UUID?.self)
+        let parentDeleted = try cells.next(Bool.self)
+        let createdAt = try cells.next(Date.self)
+        let expiresAt = try cells.next(Date?.self)
+        let likeCount = try cells.next(Int.self)
+        let commentCount = try cells.next(Int.self)
+        let likedByMe = try cells.next(Bool.self)
+        let isMine = try cells.next(Bool.self)
+        let authorID = try cells.next(UUID.self)
+        let nickname = try cells.next(String.self)
+        let authorImageKind = try cells.next(String?.self)
+        let authorImageRef = try cells.next(String?.self)
+        let distance = try cells.next(Double?.self)
+        let micros = try cells.next(Int64.self)
         let authorImage = AccountRow.image(kind: authorImageKind, reference: authorImageRef)
         let card = Card(
             id: id,

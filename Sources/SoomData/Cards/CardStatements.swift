@@ -131,8 +131,10 @@ struct SharedPageRead<Base: SharedPageStatement>: PostgresPreparedStatement {
     func makeBindings() throws -> PostgresBindings { try self.base.makeBindings() }
 
     func decodeRow(_ row: PostgresRow) throws -> Row {
-        let (card, micros) = try CardRow.decode(row)
-        return (card, micros, try row.makeRandomAccess()["blocked"].decode(Bool.self))
+        // `blocked` is the column right after `CardRow.select`'s (`CardRow.sharedPageReading`).
+        var cells = RowCells(row)
+        let (card, micros) = try CardRow.decode(&cells)
+        return (card, micros, try cells.next(Bool.self))
     }
 }
 
