@@ -10,7 +10,8 @@ extension SeedRun {
     /// have no triggers of their own (but 0009's session-cache notifications, which fire on deletes
     /// and identity changes, never on the inserts and counter updates of a seed, and the marks
     /// notifications of 0014 and 0015, which the seed sends itself: `*`, every instance's marks and
-    /// readers' positions dropped at the commit), the writes skip them — as `pg_restore --disable-triggers`
+    /// readers' positions dropped at the commit, and 0016's record of risen cards for the popular
+    /// ranking, whose candidates the seed drops instead), the writes skip them — as `pg_restore --disable-triggers`
     /// does — and `verifyReferences` checks every reference set-based before the commit. That is
     /// safe: every row referenced is created by this very transaction, invisible to others, so
     /// nobody can delete it meanwhile (what the triggers' row locks are for).
@@ -23,7 +24,7 @@ extension SeedRun {
                                                   'follows'::regclass, 'favorite_tags'::regclass)
               AND tgfoid NOT IN (SELECT oid FROM pg_proc WHERE proname IN ('notify_account_changed', 'notify_all_accounts_changed',
                                                                           'likes_marks_changed', 'follows_marks_changed',
-                                                                          'notify_all_marks_changed'))
+                                                                          'notify_all_marks_changed', 'popular_touch'))
             """)
         guard userTriggers == 0 else {
             self.progress(.note("the tables have triggers of their own: writing with per-row foreign-key checks"))

@@ -375,7 +375,7 @@ private struct StalePositions: CardRepository {
         try await self.base.viewerMarks(of: viewer, cards: cards, authors: authors)
     }
     func nearbyChunks(_ keys: [NearbyChunk.Key]) async throws -> [NearbyChunk] { [] }
-    func refreshPopularRanking(limit: Int) async throws {}
+    func refreshPopularRanking(limit: Int, rescan: Bool) async throws {}
     func sweepExpiredStories(limit: Int) async throws -> Int { 0 }
     func purgeIdempotencyKeys(limit: Int) async throws -> Int { 0 }
     func report(cardID: UUID, by reporter: UUID, reason: ReportReason, at time: Date, policy: ModerationPolicy) async throws -> ReportOutcome {

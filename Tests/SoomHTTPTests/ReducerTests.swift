@@ -178,7 +178,7 @@ private struct StubCards: CardRepository {
     func sharedCards(_ ids: [UUID]) async throws -> [Card] { [] }
     func positions(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> [FeedPosition] { [] }
     func nearbyChunks(_ keys: [NearbyChunk.Key]) async throws -> [NearbyChunk] { [] }
-    func refreshPopularRanking(limit: Int) async throws {}
+    func refreshPopularRanking(limit: Int, rescan: Bool) async throws {}
     func sweepExpiredStories(limit: Int) async throws -> Int { 0 }
     func purgeIdempotencyKeys(limit: Int) async throws -> Int { 0 }
 }

@@ -56,7 +56,7 @@ struct BlockTests {
             let aAnswer = try await client.postCard(a, "a의 답", parent: cCard.id)
             #expect(try await client.relate(c, "follow", ids[0]).status == .ok)
             #expect(try await client.relate(a, "follow", ids[1]).status == .ok)
-            try await database.withCardRepository { try await $0.refreshPopularRanking(limit: 200) }
+            try await database.withCardRepository { try await $0.refreshPopularRanking(limit: 200, rescan: false) }
 
             #expect(try await client.relate(b, "block", ids[0]).status == .ok)
             let feeds = [

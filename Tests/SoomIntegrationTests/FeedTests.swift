@@ -96,7 +96,7 @@ struct FeedTests {
             for token in tokens.prefix(3) { try await client.postCard(token, "답", parent: discussed.id) }
             for token in tokens { _ = try await client.send(.put, "/v1/cards/\(old.id)/like", token: token) }
             try await database.execute("UPDATE cards SET created_at = now() - interval '8 days' WHERE id = \(UUID(uuidString: old.id)!)")
-            try await database.withCardRepository { try await $0.refreshPopularRanking(limit: 200) }
+            try await database.withCardRepository { try await $0.refreshPopularRanking(limit: 200, rescan: false) }
             let ranked = try await client.allPages("/v1/feeds/popular", token: tokens[3], limit: 2).map(\.id)
             #expect(ranked == [tied.id, liked.id, discussed.id, quiet.id])
         }

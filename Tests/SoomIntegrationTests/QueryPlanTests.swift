@@ -96,6 +96,8 @@ struct GrowingQueryPlanTests {
         ("ranked tags", TagStatements.Ranked.sql, "tags"),
         ("tag search", TagStatements.Search.sql, "tags"),
         ("a session's account", SessionAccountStatement.sql, "sessions_pkey"),
+        // Not a request's, but every 15 s on every deployment: it must not read the week's cards.
+        ("popular ranking, a round from the candidates", PopularRankingStatements.fromCandidates, "cards_latest_idx"),
     ]
 
     /// The tables that grew in the burst: once analysed, none of them may be read whole by a hot statement.

@@ -111,7 +111,8 @@ extension PostgresCardRepository {
         case (.popular, _):
             return try await self.database.rows(Self.popularQuery(for: nil, after: position, limit: limit))
                 .map { row in
-                    let (id, micros, rank, generation) = try row.decode((UUID, Int64, Int, Int64).self)
+                    var cells = RowCells(row)
+                    let (id, micros, rank, generation) = (try cells.next(UUID.self), try cells.next(Int64.self), try cells.next(Int.self), try cells.next(Int64.self))
                     return FeedPosition(createdAtMicros: micros, id: id, ranking: FeedPosition.Ranking(generation: generation, rank: rank))
                 }
         case (.latest, _), (.tag, _), (.nearby, _), (.comments, _):
@@ -240,27 +241,55 @@ extension PostgresCardRepository {
         return FeedPage(cards: page.map(\.0), next: rows.count > limit ? page.last?.1 : nil)
     }
 
-    public func refreshPopularRanking(limit: Int) async throws {
+    /// One round of `PopularRankingStatements`: from the candidates, or a rescan of the week when
+    /// `rescan` is set, one is due or the candidates do not hold the ranking.
+    public func refreshPopularRanking(limit: Int, rescan: Bool) async throws {
         // One instance at a time; the others skip this round.
         try await self.database.transaction(holding: .popularRanking) { connection in
             let logger = self.database.logger
-            try await connection.query(
-                """
-                WITH generation AS (INSERT INTO popular_generations (computed_at) VALUES (now()) RETURNING generation)
-                INSERT INTO popular_rankings (generation, rank, card_id, score)
-                SELECT g.generation, row_number() OVER (ORDER BY t.score DESC, t.created_at DESC, t.id DESC), t.id, t.score
-                FROM generation g, (
-                    SELECT id, created_at, 5 * like_count + 3 * comment_count AS score FROM cards c
-                    WHERE c.parent_id IS NULL AND c.created_at > now() - interval '7 days' AND \(unescaped: CardRow.live)
-                    ORDER BY score DESC, created_at DESC, id DESC LIMIT \(limit)) t
-                """, logger: logger)
-            // Pages of a generation stay stable for an hour; older ones go.
-            try await connection.query(
-                """
-                DELETE FROM popular_generations WHERE computed_at < now() - interval '1 hour'
-                AND generation < (SELECT max(generation) FROM popular_generations)
-                """, logger: logger)
+            typealias Statements = PopularRankingStatements
+            let fetch = Statements.candidateCount(limit: limit) + 1
+            var round: Statements.Round?
+            var rescanned = rescan
+            if !rescanned, try await connection.query(PostgresQuery(unsafeSQL: Statements.rescanDue), logger: logger).collect()[0].decode(Bool.self) {
+                rescanned = true
+            }
+            if !rescanned {
+                let last = try await connection.query(
+                    "SELECT threshold_score, (extract(epoch FROM threshold_created_at) * 1000000)::int8, threshold_id FROM popular_candidates",
+                    logger: logger
+                ).collect().first
+                let (score, micros, id) = try last?.decode((Int?, Int64?, UUID?).self) ?? (nil, nil, nil)
+                let threshold = id.map { Statements.Ranked(id: $0, score: score ?? 0, micros: micros ?? 0) }
+                let ranked = try await connection.query(Self.query(Statements.fromCandidates, fetch), logger: logger).collect().map(Statements.decode)
+                round = Statements.Round(ranked: ranked, above: threshold, limit: limit)
+                if round == nil { logger.debug("popular ranking: too few candidates above the threshold, rescanning", metadata: ["candidates": "\(ranked.count)"]) }
+            }
+            if round == nil {
+                rescanned = true
+                let ranked = try await connection.query(Self.query(Statements.rescan, fetch), logger: logger).collect().map(Statements.decode)
+                round = Statements.Round(ranked: ranked, above: nil, limit: limit)
+            }
+            guard let round else { return }
+            var generation = PostgresBindings(capacity: 2)
+            generation.append(round.ranking.map(\.id))
+            generation.append(round.ranking.map { Int32(clamping: $0.score) })
+            try await connection.query(PostgresQuery(unsafeSQL: Statements.insertGeneration, binds: generation), logger: logger)
+            var candidates = PostgresBindings(capacity: 5)
+            candidates.append(round.candidates.map(\.id))
+            candidates.append(round.threshold.map { Int32(clamping: $0.score) })
+            candidates.append(round.threshold?.micros)
+            candidates.append(round.threshold?.id)
+            candidates.append(rescanned)
+            try await connection.query(PostgresQuery(unsafeSQL: Statements.storeCandidates, binds: candidates), logger: logger)
+            try await connection.query(PostgresQuery(unsafeSQL: Statements.deleteOldGenerations), logger: logger)
         }
+    }
+
+    private static func query(_ sql: String, _ limit: Int) -> PostgresQuery {
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(limit)
+        return PostgresQuery(unsafeSQL: sql, binds: bindings)
     }
 
     /// One transaction: deletes the expired stories with their counters, then releases their

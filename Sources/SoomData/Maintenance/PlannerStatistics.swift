@@ -18,6 +18,9 @@ import PostgresNIO
 /// what the counters missed). An analysis updates the statistics, and PostgreSQL then plans every
 /// cached statement on that table again at its next use, in every session.
 ///
+/// `popular_touched` (migration 0016) is left out: a queue every popular-ranking round empties,
+/// only ever read whole, whose churn would make it due every round.
+///
 /// Safe with several instances: one transaction under an advisory lock; an instance that does not
 /// get it skips the round. `ANALYZE (SKIP_LOCKED)` passes over a table autovacuum is analysing.
 public struct PlannerStatistics: Sendable {
@@ -43,7 +46,7 @@ public struct PlannerStatistics: Sendable {
                 SELECT c.relname FROM pg_class c
                 JOIN pg_namespace n ON n.oid = c.relnamespace
                 LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid
-                WHERE n.nspname = current_schema() AND c.relkind = 'r' AND c.relname <> 'schema_migrations'
+                WHERE n.nspname = current_schema() AND c.relkind = 'r' AND c.relname NOT IN ('schema_migrations', 'popular_touched')
                   AND ((c.reltuples < 0 AND pg_relation_size(c.oid) > 0)
                     OR COALESCE(s.n_mod_since_analyze, 0) > \(Self.changedRows) + \(Self.changedShare) * greatest(c.reltuples, 0)
                     OR pg_relation_size(c.oid) / current_setting('block_size')::int8 > (1 + \(Self.grownShare)) * c.relpages + 8)

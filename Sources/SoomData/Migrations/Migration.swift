@@ -36,6 +36,7 @@ public struct Migration: Sendable, Equatable {
             ("0013_following_inbox.sql", PackageResources._013_following_inbox_sql),
             ("0014_viewer_marks_notifications.sql", PackageResources._014_viewer_marks_notifications_sql),
             ("0015_follows_notifications.sql", PackageResources._015_follows_notifications_sql),
+            ("0016_popular_candidates.sql", PackageResources._016_popular_candidates_sql),
         ]
         return try files.map { file in
             guard let version = Int(file.name.prefix(while: \.isNumber)) else { throw MigrationError.badFileName(file.name) }

@@ -38,8 +38,10 @@ public protocol CardRepository: Sendable {
     /// in the same order, in one read: for each, the newest live top-level located cards of the
     /// prefix below its position, at most its size, as everyone sees them.
     func nearbyChunks(_ keys: [NearbyChunk.Key]) async throws -> [NearbyChunk]
-    /// Recomputes the popular ranking (at most `limit` cards of the last seven days).
-    func refreshPopularRanking(limit: Int) async throws
+    /// Computes a new generation of the popular ranking (at most `limit` cards of the last seven
+    /// days). A round ranks the candidates the last one kept and what changed since; with
+    /// `rescan`, or when those cannot hold the ranking, it reads every card of the week.
+    func refreshPopularRanking(limit: Int, rescan: Bool) async throws
     /// Deletes up to `limit` expired stories, correcting the counters that counted them; returns how many.
     func sweepExpiredStories(limit: Int) async throws -> Int
     /// Records `reporter`'s report of a card. The report that reaches `policy.reportThreshold`

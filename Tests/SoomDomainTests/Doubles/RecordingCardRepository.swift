@@ -122,7 +122,7 @@ final class RecordingCardRepository: CardRepository {
         }
     }
 
-    func refreshPopularRanking(limit: Int) async throws {}
+    func refreshPopularRanking(limit: Int, rescan: Bool) async throws {}
     func sweepExpiredStories(limit: Int) async throws -> Int { 0 }
     func purgeIdempotencyKeys(limit: Int) async throws -> Int { 0 }
 

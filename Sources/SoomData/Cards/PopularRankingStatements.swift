@@ -1,0 +1,142 @@
+import Foundation
+import PostgresNIO
+
+/// The popular ranking's round (`refreshPopularRanking`): the `limit` best-scored live top-level
+/// cards of the last 7 days, by score (5 a like, 3 a comment card), then newest first.
+///
+/// A round does not read every card of the week (migration 0016). It ranks the *candidates*:
+/// - the last round's candidates: every card whose key (score, created_at, id) was above that
+///   round's threshold (at most `candidateCount` of them; no threshold: every card);
+/// - the cards whose score rose or that became visible again since (`popular_touched`, filled by
+///   a trigger on `cards`, so that no write path can forget it);
+/// - the cards posted since the last round (with a minute's margin for transactions that were
+///   still open then; a request's transaction lasts at most its 10-second deadline).
+///
+/// Why that is exact: a card outside those three was below the threshold last round and its score
+/// has not risen since, so it is still below; keeping only candidates above the threshold keeps
+/// exactly every card above it. So when at least `limit` candidates are above the threshold, they
+/// are the ranking. When fewer are (many of the best cards expired, were hidden or left the week
+/// within one round), after more changes than a rescan costs (`rescanDue`), and on each
+/// instance's first round and every `rescanInterval`, a round
+/// reads every card of the week instead (a *rescan*), which also covers what the trigger cannot
+/// see: an import with triggers off, or `popular_touched` emptied by a crash (it is unlogged).
+///
+/// Keeping more candidates than the ranking shows (`candidateCount`, 5 × `limit`) means the
+/// threshold sits well below the last ranked card, so cards leaving the ranking are replaced from
+/// the candidates rather than by a rescan.
+enum PopularRankingStatements {
+    /// How often a round reads every card of the week regardless, in seconds.
+    static let rescanInterval = 300
+
+    /// How many candidates a round keeps for the next one, for a ranking of `limit`.
+    static func candidateCount(limit: Int) -> Int { limit * 5 }
+
+    /// Whether a rescan is due: no candidates yet, the last rescan is `rescanInterval` old, or more
+    /// cards rose since the last round than a tenth of all cards plus a thousand (a bulk import, or
+    /// a quarter of an hour of nobody ranking): reading the week in one pass is then cheaper than a
+    /// probe per change. The changes are counted only that far.
+    static let rescanDue = """
+        SELECT coalesce((SELECT rescanned_at <= now() - interval '\(rescanInterval) seconds' FROM popular_candidates), true)
+            OR (SELECT count(*) FROM (SELECT FROM popular_touched
+                                      LIMIT (SELECT greatest(reltuples, 0)::int8 / 10 + 1000 FROM pg_class WHERE oid = 'cards'::regclass)) t)
+               >= (SELECT greatest(reltuples, 0)::int8 / 10 + 1000 FROM pg_class WHERE oid = 'cards'::regclass)
+        """
+
+    /// The week's live top-level cards (`c`).
+    static let eligible = "c.parent_id IS NULL AND c.created_at > now() - interval '7 days' AND \(CardRow.live)"
+
+    static let score = "5 * c.like_count + 3 * c.comment_count"
+
+    /// The columns of a ranked card (`decode`), in ranking order: ID, score, `CardRow.micros`.
+    static let ranked = "c.id, \(score) AS score, \(CardRow.micros) AS micros"
+    static let order = "ORDER BY \(score) DESC, c.created_at DESC, c.id DESC"
+
+    /// A round from the candidates: the best `$1` cards above the last threshold. Claims the
+    /// changes recorded since the last round (its snapshot's; later ones stay for the next).
+    /// Each card of the pool is one probe of `cards_pkey` (`LATERAL … OFFSET 0`), and the newest
+    /// cards one range of `cards_latest_idx` (bounded on both sides, so that a generic plan prices
+    /// it as a narrow range rather than a third of the table): the planner otherwise hashed the
+    /// pool against a scan of every card, and scanned every card for the newest.
+    static let fromCandidates = """
+        WITH touched AS (DELETE FROM popular_touched RETURNING card_id),
+        last AS (SELECT computed_at, threshold_score, threshold_created_at, threshold_id FROM popular_candidates),
+        pool AS MATERIALIZED (
+            SELECT unnest(card_ids) AS id FROM popular_candidates
+            UNION SELECT card_id FROM touched
+            UNION SELECT c.id FROM cards c
+                  WHERE c.parent_id IS NULL AND c.created_at >= (SELECT computed_at FROM popular_candidates) - interval '1 minute'
+                    AND c.created_at <= 'infinity')
+        SELECT c.* FROM pool, last, LATERAL (
+            SELECT \(ranked), c.created_at FROM cards c
+            WHERE c.id = pool.id AND \(eligible)
+              AND (last.threshold_score IS NULL
+                   OR (\(score), c.created_at, c.id) > (last.threshold_score, last.threshold_created_at, last.threshold_id))
+            OFFSET 0) c
+        ORDER BY c.score DESC, c.created_at DESC, c.id DESC LIMIT $1
+        """
+
+    /// A rescan: the best `$1` cards of the whole week. Drops the recorded changes: it reads them all.
+    static let rescan = """
+        WITH touched AS (DELETE FROM popular_touched)
+        SELECT \(ranked) FROM cards c WHERE \(eligible) \(order) LIMIT $1
+        """
+
+    /// A new generation of the ranking: cards `$1`, scores `$2`, in rank order.
+    static let insertGeneration = """
+        WITH generation AS (INSERT INTO popular_generations (computed_at) VALUES (now()) RETURNING generation)
+        INSERT INTO popular_rankings (generation, rank, card_id, score)
+        SELECT g.generation, r.rank, r.card_id, r.score FROM generation g, unnest($1::uuid[], $2::int4[]) WITH ORDINALITY AS r(card_id, score, rank)
+        """
+
+    /// The candidates for the next round: cards `$1`; the threshold score `$2`, micros `$3` and
+    /// ID `$4` (all NULL: none); `$5` whether this round was a rescan.
+    static let storeCandidates = """
+        INSERT INTO popular_candidates AS p (computed_at, rescanned_at, threshold_score, threshold_created_at, threshold_id, card_ids)
+        VALUES (now(), now(), $2, timestamptz 'epoch' + $3::int8 * interval '1 microsecond', $4, $1)
+        ON CONFLICT (only_row) DO UPDATE SET
+            computed_at = excluded.computed_at,
+            rescanned_at = CASE WHEN $5 THEN excluded.rescanned_at ELSE p.rescanned_at END,
+            threshold_score = excluded.threshold_score, threshold_created_at = excluded.threshold_created_at,
+            threshold_id = excluded.threshold_id, card_ids = excluded.card_ids
+        """
+
+    /// Generations older than an hour go, but the newest: pages of one stay stable for an hour.
+    static let deleteOldGenerations = """
+        DELETE FROM popular_generations WHERE computed_at < now() - interval '1 hour'
+        AND generation < (SELECT max(generation) FROM popular_generations)
+        """
+
+    /// A ranked card: its ID and its key.
+    struct Ranked: Sendable, Equatable {
+        let id: UUID
+        let score: Int
+        let micros: Int64
+    }
+
+    static func decode(_ row: PostgresRow) throws -> Ranked {
+        var cells = RowCells(row)
+        return Ranked(id: try cells.next(UUID.self), score: try cells.next(Int.self), micros: try cells.next(Int64.self))
+    }
+
+    /// What a round found: the ranking and the next round's candidates and threshold.
+    struct Round: Equatable {
+        let ranking: ArraySlice<Ranked>
+        let candidates: ArraySlice<Ranked>
+        /// Every card above it is a candidate; nil: every card of the week is.
+        let threshold: Ranked?
+
+        /// A round from `ranked` (the best `candidateCount + 1` cards above `threshold`, in order),
+        /// or nil when they cannot be trusted to hold the ranking: the threshold leaves fewer than
+        /// `limit` cards above it, so cards below it may belong in the ranking (a rescan's
+        /// threshold is nil: its cards can always be trusted).
+        init?(ranked: [Ranked], above threshold: Ranked?, limit: Int) {
+            let count = PopularRankingStatements.candidateCount(limit: limit)
+            if threshold != nil, ranked.count < limit { return nil }
+            self.ranking = ranked.prefix(limit)
+            self.candidates = ranked.prefix(count)
+            // More than the candidates kept: the first one left out becomes the threshold (the
+            // cards above it are exactly those kept).
+            self.threshold = ranked.count > count ? ranked[count] : threshold
+        }
+    }
+}
