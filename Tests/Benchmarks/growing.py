@@ -18,7 +18,7 @@
     growing.py random-ids COUNT     COUNT random UUIDs (the card-detail list while nothing exists)
     growing.py cursor SCOPE         a cursor at this instant for SCOPE ("following"), in the server's
                                     format (the deep page read while the database is empty)
-    growing.py report ROWS STAGES EMPTY --cache SECONDS --out FILE
+    growing.py report ROWS STAGES EMPTY --cache SECONDS [--rounds N --duration SECONDS] --out FILE
         the table: every row with its goal and its share of the seeded-and-analysed figure.
 
 Python 3 standard library plus `cryptography` (as register.py and presign.py).
@@ -401,14 +401,29 @@ def cursor(scope):
 ROUTES = ["healthz", "latest", "popular", "following", "following-deep", "nearby", "user", "tag", "detail", "ranked"]
 
 
-def report(rows_path, stages_path, empty_path, cache, out):
-    rows = {}
+def median_round(rounds):
+    """The round whose pages/s is the median of a row's rounds (the lower middle one of an even
+    count), with the errors of every round and the rounds' pages/s."""
+    ordered = sorted(rounds, key=lambda r: r["rps"])
+    row = dict(ordered[(len(ordered) - 1) // 2])
+    row["non2xx"] = sum(r["non2xx"] for r in rounds)
+    row["socket"] = sum(r["socket"] for r in rounds)
+    row["other"] = "; ".join(f"round {r['round']}: {r['other']}" for r in rounds if r["other"])
+    row["spread"] = (ordered[0]["rps"], ordered[-1]["rps"])
+    return row
+
+
+def report(rows_path, stages_path, empty_path, cache, rounds_count, duration, out):
+    rounds = {}
     labels = {}
     for line in open(rows_path):
-        stage, route, label, rps, p50, p99, non2xx, socket, cpu, other = line.rstrip("\n").split("\t")
-        rows[(stage, route)] = dict(rps=float(rps or 0), p50=float(p50 or 0), p99=float(p99 or 0), non2xx=int(non2xx or 0),
-                                    socket=int(socket or 0), cpu=cpu or "?", other=other)
+        fields = line.rstrip("\n").split("\t")
+        stage, route, label, rps, p50, p99, non2xx, socket, cpu, other = fields[:10]
+        rounds.setdefault((stage, route), []).append(
+            dict(rps=float(rps or 0), p50=float(p50 or 0), p99=float(p99 or 0), non2xx=int(non2xx or 0),
+                 socket=int(socket or 0), cpu=cpu or "?", other=other, round=int(fields[10]) if len(fields) > 10 else 1))
         labels[route] = label
+    rows = {key: median_round(measured) for key, measured in rounds.items()}
     stages = [line.rstrip("\n").split("\t") for line in open(stages_path)]
     order = [s[0] for s in stages]
     cache_on = float(cache) > 0
@@ -421,8 +436,8 @@ def report(rows_path, stages_path, empty_path, cache, out):
             failed.append(what)
         return "PASS" if ok else "**FAIL**"
 
-    table = ["| stage | route | pages/s | p50 ms | p99 ms | non-2xx | goal | vs analysed (≥ 80 %) | CPU soom / pg / other |",
-             "|---|---|---:|---:|---:|---:|---|---|---|"]
+    table = ["| stage | route | pages/s | p50 ms | p99 ms | rounds' pages/s | non-2xx | goal | vs analysed (≥ 80 %) | CPU soom / pg / other |",
+             "|---|---|---:|---:|---:|---:|---:|---|---|---|"]
     busy = []
     for stage in order:
         for route in ROUTES:
@@ -458,8 +473,9 @@ def report(rows_path, stages_path, empty_path, cache, out):
             if row["other"]:
                 cpu += " (busy)"
                 busy.append(f"{where}: other work {row['other']}")
+            low, high = row["spread"]
             table.append(f"| {stage} | {labels[route]} | {row['rps']:,.0f} | {row['p50']:.2f} | {row['p99']:.2f} | "
-                         f"{row['non2xx'] + row['socket']} | {'; '.join(goals) or '—'} | {versus} | {cpu} |")
+                         f"{low:,.0f}–{high:,.0f} | {row['non2xx'] + row['socket']} | {'; '.join(goals) or '—'} | {versus} | {cpu} |")
     facts = ["| stage | cards | comment cards | accounts | likes | follows | tags in use | reader's feed | grown in | growth errors | "
              "times analysed, autovacuum+ANALYZE (before / after the reads) | counters off | peak RSS |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|---:|---:|"]
@@ -474,7 +490,9 @@ def report(rows_path, stages_path, empty_path, cache, out):
     empty = [line.rstrip("\n").split("\t") for line in open(empty_path)] if os.path.exists(empty_path) else []
     reads = ", ".join(f"{label} {int(requests):,} ({int(non2xx):,} non-2xx)" for label, requests, non2xx in empty)
     text = "\n".join(
-        table + [""] + facts + ["", f"Reads while the database was empty (same routes, 32 connections): {reads}.", "",
+        [f"Each row: the median of {rounds_count} rounds of {duration} s (by pages/s; its p50, p99 and CPU are that round's), "
+         "the rounds taken over every route in turn; errors are every round's.", ""]
+        + table + [""] + facts + ["", f"Reads while the database was empty (same routes, 32 connections): {reads}.", "",
                                 f"Goals: {results['PASS']} PASS, {results['FAIL']} FAIL (SOOM_FEED_CACHE={cache})."]
         + [f"- FAIL: {f}" for f in failed]
         + ([f"Rows measured while other work used more than 0.3 cores (their figures are low): {len(busy)}"] + [f"- {b}" for b in busy]
@@ -517,6 +535,8 @@ def main():
     for name in ("rows", "stages", "empty"):
         p.add_argument(name)
     p.add_argument("--cache", required=True)
+    p.add_argument("--rounds", type=int, default=1)
+    p.add_argument("--duration", default="?")
     p.add_argument("--out", required=True)
     args = parser.parse_args()
 
@@ -535,7 +555,7 @@ def main():
     elif args.command == "cursor":
         cursor(args.scope)
     else:
-        report(args.rows, args.stages, args.empty, args.cache, args.out)
+        report(args.rows, args.stages, args.empty, args.cache, args.rounds, args.duration, args.out)
 
 
 if __name__ == "__main__":

@@ -24,9 +24,12 @@
 #  3. After each stage: waits for a popular ranking computed after the growth, walks the reader's
 #     following feed SOOM_BENCH_DEEP cards down (at most half of it) for the deep cursor, draws
 #     1,000 random live cards, and measures each route with wrk (SOOM_BENCH_CONNECTIONS
-#     connections, SOOM_BENCH_THREADS threads, SOOM_BENCH_WARMUP s unmeasured, then
-#     SOOM_BENCH_DURATION s): /healthz, latest, popular, following (first page and deep), nearby,
-#     a user's cards, a tag's feed, card detail, ranked tags. Then recounts every counter.
+#     connections, SOOM_BENCH_THREADS threads): /healthz, latest, popular, following (first page
+#     and deep), nearby, a user's cards, a tag's feed, card detail, ranked tags. In
+#     SOOM_BENCH_ROUNDS rounds, each over every route in turn (SOOM_BENCH_WARMUP s unmeasured in
+#     the first round, SOOM_BENCH_ROUND_WARMUP s in the others, then SOOM_BENCH_DURATION s): a
+#     row's figures are the median round's, so a slow spell of the VM moves one round of a few
+#     rows, not a whole row. Then recounts every counter.
 #  4. After the last stage: ANALYZE once, then the same rows again ("analysed", the reference).
 #  5. Prints one table (stage × route: pages/s, p50, p99, non-2xx, each goal PASS/FAIL and the share
 #     of the analysed figure) and the stage facts (sizes, analyses, counters, peak RSS); also in
@@ -43,7 +46,8 @@
 #   SOOM_BENCH_TAG=일상             the tag whose feed is read (the most used of the vocabulary)
 #   SOOM_BENCH_TAG_COUNT=100000     distinct tags cards draw from (Zipf-like)
 #   SOOM_BENCH_NEARBY="37.5665 126.9780 5"   nearby feed: latitude, longitude, radius (km)
-#   SOOM_BENCH_DURATION=10  SOOM_BENCH_WARMUP=3  SOOM_BENCH_EMPTY_SECONDS=2
+#   SOOM_BENCH_ROUNDS=3  SOOM_BENCH_DURATION=4  SOOM_BENCH_WARMUP=3  SOOM_BENCH_ROUND_WARMUP=1
+#   SOOM_BENCH_EMPTY_SECONDS=2
 #   SOOM_BENCH_PORT=8190  SOOM_BENCH_CONNECTIONS=32  SOOM_BENCH_THREADS=2
 #   SOOM_BENCH_CLIENT_PROCESSES=4  SOOM_BENCH_CLIENT_THREADS=4   posting clients of the API stages
 #   SOOM_BENCH_KEYS=/tmp/soom-growing-keys.json   device keys, made once (~60 ms each) and reused
@@ -68,8 +72,11 @@ DEEP=${SOOM_BENCH_DEEP:-10000}
 TAG=${SOOM_BENCH_TAG:-일상}
 TAG_COUNT=${SOOM_BENCH_TAG_COUNT:-100000}
 read -r NEARBY_LAT NEARBY_LON NEARBY_KM <<<"${SOOM_BENCH_NEARBY:-37.5665 126.9780 5}"
-DURATION=${SOOM_BENCH_DURATION:-10}
+ROUNDS=${SOOM_BENCH_ROUNDS:-3}
+DURATION=${SOOM_BENCH_DURATION:-4}
 WARMUP=${SOOM_BENCH_WARMUP:-3}
+ROUND_WARMUP=${SOOM_BENCH_ROUND_WARMUP:-1}
+ROUND=1
 EMPTY_SECONDS=${SOOM_BENCH_EMPTY_SECONDS:-2}
 PORT=${SOOM_BENCH_PORT:-8190}
 CONNECTIONS=${SOOM_BENCH_CONNECTIONS:-32}
@@ -91,7 +98,7 @@ chmod 755 "$DATA"   # PostgreSQL runs as `postgres` when the server is started a
 BIN="$ROOT/.build-release/release/soom"
 SERVER_PID=""
 MONITOR_PID=""
-ROWS="$WORK/rows.tsv"      # stage, route, label, req/s, p50 ms, p99 ms, non-2xx, socket errors, CPU, other work
+ROWS="$WORK/rows.tsv"      # stage, route, label, req/s, p50 ms, p99 ms, non-2xx, socket errors, CPU, other work, round
 FACTS="$WORK/stages.tsv"   # one line per stage, see growing.py report
 EMPTY="$WORK/empty.tsv"    # label, requests, non-2xx of the reads on the empty database
 : >"$ROWS"
@@ -188,17 +195,19 @@ empty_row() {
     awk -v label="$label" '/requests in/ { n = $1 } /Non-2xx/ { e = $NF } END { printf "%s\t%d\t%d\n", label, n, e }' "$file" >>"$EMPTY"
 }
 
-# One measured row: the warm-up (WARMUP s, unmeasured), then wrk_run, then its numbers into $ROWS;
-# STAGE_LABEL names the stage. CPU in cores during the measured run (monitor.py, from 1 s in to
-# 1 s before the end; the middle half of runs shorter than 4 s): soom, PostgreSQL and everything
-# else, which says when other work on the machine skewed the row.
+# One measured round of a row: the warm-up (WARMUP s in the first round, ROUND_WARMUP s in the
+# others, unmeasured), then wrk_run, then its numbers into $ROWS; STAGE_LABEL names the stage and
+# ROUND the round. CPU in cores during the measured run (monitor.py, from 1 s in to 1 s before the
+# end; the middle half of runs shorter than 4 s): soom, PostgreSQL and everything else, which says
+# when other work on the machine skewed the round.
 measure_row() {
     local route=$1 label=$2; shift 2
-    local name="$STAGE_LABEL: $label" file monitor
+    local name="$STAGE_LABEL: $label (round $ROUND)" file monitor warmup=$WARMUP
+    [ "$ROUND" = 1 ] || warmup=$ROUND_WARMUP
     file="$WORK/$(printf '%s' "$name" | tr -c 'a-zA-Z0-9' '_').txt"
-    if [ "$WARMUP" != 0 ]; then
-        say "wrk: $name (warm-up, $WARMUP s)"
-        wrk -t "$THREADS" -c "$CONNECTIONS" -d "${WARMUP}s" "$@" >"$file.warmup" 2>&1 || true
+    if [ "$warmup" != 0 ]; then
+        say "wrk: $name (warm-up, $warmup s)"
+        wrk -t "$THREADS" -c "$CONNECTIONS" -d "${warmup}s" "$@" >"$file.warmup" 2>&1 || true
     fi
     (sleep "$(awk -v d="$DURATION" 'BEGIN { print (d >= 4 ? 1 : d / 4) }')" &&
         exec python3 "$HERE/monitor.py" --pid "$SERVER_PID" --pg-pid "$POSTMASTER" \
@@ -206,7 +215,7 @@ measure_row() {
     monitor=$!
     WARMUP=0 wrk_run "$name" "$@" >&2
     wait "$monitor" || true
-    awk -v stage="$STAGE_LABEL" -v route="$route" -v label="$label" '
+    awk -v stage="$STAGE_LABEL" -v route="$route" -v label="$label" -v round="$ROUND" '
         function ms(v) { if (v ~ /us$/) return v / 1000; if (v ~ /ms$/) return v + 0; if (v ~ /m$/) return v * 60000; if (v ~ /s$/) return v * 1000; return v + 0 }
         /Requests\/sec/ { rps = $2 }
         $1 == "50%" { p50 = ms($2) }
@@ -215,7 +224,7 @@ measure_row() {
         /Socket errors/ { gsub(",", ""); socket = $4 + $6 + $8 + $10 }
         /^MONITOR/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); m[kv[1]] = kv[2] }
                      cpu = m["cpu_soom"] " / " m["cpu_postgres"] " / " m["cpu_other"]; if (m["cpu_other"] > 0.3) other = m["cpu_other"] " cores (" m["other_top"] ")" }
-        END { printf "%s\t%s\t%s\t%.1f\t%.3f\t%.3f\t%d\t%d\t%s\t%s\n", stage, route, label, rps, p50, p99, non2xx, socket, cpu, other }
+        END { printf "%s\t%s\t%s\t%.1f\t%.3f\t%.3f\t%d\t%d\t%s\t%s\t%d\n", stage, route, label, rps, p50, p99, non2xx, socket, cpu, other, round }
     ' "$file" "$file.monitor" >>"$ROWS"
 }
 
@@ -310,7 +319,8 @@ measure_stage() {
     wait_quiet
     before=$(analyze_counts)
     say "$STAGE_LABEL: $(sql "SELECT count(*) FROM cards WHERE parent_id IS NULL") cards; analysed (autovacuum+ANALYZE): $before; reader's inbox: $(reader_inbox)"
-    each_route measure_row
+    for ROUND in $(seq "$ROUNDS"); do each_route measure_row; done
+    ROUND=1
     after=$(analyze_counts)
     drift=$(counter_drift)
     feed=$(reader_feed)
@@ -378,5 +388,5 @@ measure_stage
 
 # 5. The table.
 echo
-python3 "$HERE/growing.py" report "$ROWS" "$FACTS" "$EMPTY" --cache "$FEED_CACHE" --out "$WORK/growing.md"
+python3 "$HERE/growing.py" report "$ROWS" "$FACTS" "$EMPTY" --cache "$FEED_CACHE" --rounds "$ROUNDS" --duration "$DURATION" --out "$WORK/growing.md"
 echo "results: $WORK/growing.md (wrk outputs and rows in $WORK)"
