@@ -24,17 +24,29 @@ BEGIN
 END
 $$;
 
--- Only what can lift a card into the ranking: a higher score, or visible again. A card posted
--- with counters already set (an import) counts as risen.
+-- Only what can lift a card into the ranking: a higher score, or visible again.
 CREATE TRIGGER cards_popular_risen AFTER UPDATE OF like_count, comment_count, hidden_at ON cards
     FOR EACH ROW
     WHEN (NEW.parent_id IS NULL AND (5 * NEW.like_count + 3 * NEW.comment_count > 5 * OLD.like_count + 3 * OLD.comment_count
                                      OR (OLD.hidden_at IS NOT NULL AND NEW.hidden_at IS NULL)))
     EXECUTE FUNCTION popular_touch();
+
+-- A card posted with counters already set (an import) counts as risen. A statement that posts more
+-- than a thousand cards (a bulk import) makes the next round a rescan instead: one pass over the
+-- week, rather than a row here for each card and as many probes.
+CREATE FUNCTION popular_posted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF (SELECT count(*) FROM (SELECT FROM new_rows LIMIT 1001) n) > 1000 THEN
+        UPDATE popular_candidates SET rescanned_at = '-infinity';
+    ELSE
+        INSERT INTO popular_touched (card_id)
+        SELECT id FROM new_rows WHERE parent_id IS NULL AND 5 * like_count + 3 * comment_count > 0;
+    END IF;
+    RETURN NULL;
+END
+$$;
 CREATE TRIGGER cards_popular_posted AFTER INSERT ON cards
-    FOR EACH ROW
-    WHEN (NEW.parent_id IS NULL AND 5 * NEW.like_count + 3 * NEW.comment_count > 0)
-    EXECUTE FUNCTION popular_touch();
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION popular_posted();
 
 -- The last round's candidates: every live top-level card of the window whose ranking key (score,
 -- created_at, id) was above the threshold then, at most `PopularRankingStatements.candidates` of

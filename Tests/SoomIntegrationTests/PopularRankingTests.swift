@@ -90,6 +90,21 @@ struct PopularRankingTests {
             #expect(try await Self.rescannedAt(database) > beforeImport, "rescanned after an import")
             #expect(try await Self.ranking(database) == (try await Self.expected(database)))
             #expect(try await database.scalar("SELECT count(*)::int FROM popular_touched") == 0)
+
+            // A statement posting more than a thousand cards, counters set (a bulk import): no row
+            // per card, the next round rescans.
+            try await database.execute(
+                """
+                INSERT INTO cards (id, author_id, content, font, background_kind, background_ref, tags, created_at, like_count)
+                SELECT gen_random_uuid(), (SELECT id FROM accounts ORDER BY id LIMIT 1), 'imported ' || n, 'default', 'default', 'sea-calm', '{}',
+                       now() - n * interval '1 minute', n % 97
+                FROM generate_series(1, 1200) n
+                """)
+            #expect(try await database.scalar("SELECT count(*)::int FROM popular_touched") == 0)
+            let beforeBulk = try await Self.rescannedAt(database)
+            try await Self.round(database, rescan: false)
+            #expect(try await Self.rescannedAt(database) > beforeBulk, "rescanned after a bulk import")
+            #expect(try await Self.ranking(database) == (try await Self.expected(database)))
         }
     }
 
