@@ -453,6 +453,8 @@ def report(rows_path, stages_path, empty_path, cache, rounds_count, duration, ou
                     goals.append("≥ 4,000/s, p99 ≤ 25 ms: " + verdict(row["rps"] >= 4000 and row["p99"] <= 25, f"{where}: ≥ 4,000/s, p99 ≤ 25 ms"))
                 else:
                     goals.append("p99 ≤ 25 ms (cache off): " + verdict(row["p99"] <= 25, f"{where}: p99 ≤ 25 ms with the cache off"))
+            elif not cache_on:
+                pass  # With the cache off the goal is the database path's p99 on the rows above.
             elif route in ("following", "following-deep"):
                 goals.append("≥ 2,000/s: " + verdict(row["rps"] >= 2000, f"{where}: ≥ 2,000/s"))
             elif route == "ranked":
@@ -462,8 +464,8 @@ def report(rows_path, stages_path, empty_path, cache, rounds_count, duration, ou
             reference = rows.get(("analysed", route))
             if stage == "analysed":
                 versus = "reference"
-            elif reference and reference["rps"] > 0 and route == "healthz":
-                versus = f"{row['rps'] / reference['rps']:.0%} (no goal: the machine's noise)"
+            elif reference and reference["rps"] > 0 and (route == "healthz" or not cache_on):
+                versus = f"{row['rps'] / reference['rps']:.0%} (no goal: " + ("the machine's noise)" if route == "healthz" else "the cache is off)")
             elif reference and reference["rps"] > 0:
                 share = row["rps"] / reference["rps"]
                 versus = f"{share:.0%} " + verdict(share >= 0.8, f"{where}: {share:.0%} of the analysed figure")
