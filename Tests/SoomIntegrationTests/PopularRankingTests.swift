@@ -8,7 +8,9 @@ import Testing
 struct PopularRankingTests {
     static let limit = 10
 
-    @Test("rounds from the candidates rank exactly as reading every card would, through likes, unlikes, hides, unhides, new cards and cards leaving the week; too few candidates above the threshold fall back to a rescan")
+    @Test(
+        "rounds from the candidates rank exactly as reading every card would, through likes, unlikes, hides, unhides, new cards and cards leaving the week; too few candidates above the threshold fall back to a rescan"
+    )
     func fromCandidates() async throws {
         try await withFreshDatabase { configuration in
             let database = TestDatabase(configuration: configuration)
@@ -108,7 +110,9 @@ struct PopularRankingTests {
         }
     }
 
-    @Test("a round's candidates and threshold: more cards than kept raise the threshold; with a threshold, fewer cards than the ranking are not trusted")
+    @Test(
+        "a round's candidates and threshold: more cards than kept raise the threshold; with a threshold, fewer cards than the ranking are not trusted"
+    )
     func roundShape() {
         typealias Ranked = PopularRankingStatements.Ranked
         let cards = (0..<60).map { Ranked(id: UUID(), score: 100 - $0, micros: 0) }
@@ -122,7 +126,8 @@ struct PopularRankingTests {
         #expect(few?.threshold == threshold, "no more cards than kept: the threshold stays")
         #expect(few?.candidates.count == 20)
         #expect(PopularRankingStatements.Round(ranked: Array(cards.prefix(9)), above: threshold, limit: 10) == nil)
-        #expect(PopularRankingStatements.Round(ranked: Array(cards.prefix(9)), above: nil, limit: 10)?.ranking.count == 9, "a rescan is exact however few")
+        let rescan = PopularRankingStatements.Round(ranked: Array(cards.prefix(9)), above: nil, limit: 10)
+        #expect(rescan?.ranking.count == 9, "a rescan is exact however few")
     }
 
     static func round(_ database: TestDatabase, rescan: Bool) async throws {

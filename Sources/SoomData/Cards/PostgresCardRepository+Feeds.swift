@@ -112,8 +112,11 @@ extension PostgresCardRepository {
             return try await self.database.rows(Self.popularQuery(for: nil, after: position, limit: limit))
                 .map { row in
                     var cells = RowCells(row)
-                    let (id, micros, rank, generation) = (try cells.next(UUID.self), try cells.next(Int64.self), try cells.next(Int.self), try cells.next(Int64.self))
-                    return FeedPosition(createdAtMicros: micros, id: id, ranking: FeedPosition.Ranking(generation: generation, rank: rank))
+                    let id = try cells.next(UUID.self)
+                    let micros = try cells.next(Int64.self)
+                    let rank = try cells.next(Int.self)
+                    let ranking = FeedPosition.Ranking(generation: try cells.next(Int64.self), rank: rank)
+                    return FeedPosition(createdAtMicros: micros, id: id, ranking: ranking)
                 }
         case (.latest, _), (.tag, _), (.nearby, _), (.comments, _):
             preconditionFailure("only the following, author and popular feeds are read by positions (Feed.isReadFromCards)")
@@ -263,7 +266,9 @@ extension PostgresCardRepository {
                 let threshold = id.map { Statements.Ranked(id: $0, score: score ?? 0, micros: micros ?? 0) }
                 let ranked = try await connection.query(Self.query(Statements.fromCandidates, fetch), logger: logger).collect().map(Statements.decode)
                 round = Statements.Round(ranked: ranked, above: threshold, limit: limit)
-                if round == nil { logger.debug("popular ranking: too few candidates above the threshold, rescanning", metadata: ["candidates": "\(ranked.count)"]) }
+                if round == nil {
+                    logger.debug("popular ranking: too few candidates above the threshold, rescanning", metadata: ["candidates": "\(ranked.count)"])
+                }
             }
             if round == nil {
                 rescanned = true
