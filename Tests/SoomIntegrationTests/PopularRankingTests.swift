@@ -126,8 +126,11 @@ struct PopularRankingTests {
         #expect(few?.threshold == threshold, "no more cards than kept: the threshold stays")
         #expect(few?.candidates.count == 20)
         #expect(PopularRankingStatements.Round(ranked: Array(cards.prefix(9)), above: threshold, limit: 10) == nil)
-        let rescan = PopularRankingStatements.Round(ranked: Array(cards.prefix(9)), above: nil, limit: 10)
-        #expect(rescan?.ranking.count == 9, "a rescan is exact however few")
+        let fewWithout = PopularRankingStatements.Round(ranked: Array(cards.prefix(9)), above: nil, limit: 10)
+        #expect(fewWithout?.ranking.count == 9, "without a threshold every card was a candidate: exact however few")
+        let rescan = PopularRankingStatements.Round(rescanned: Array(cards.prefix(9)), limit: 10)
+        #expect(rescan.ranking.count == 9, "a rescan is exact however few")
+        #expect(rescan.threshold == nil)
     }
 
     static func round(_ database: TestDatabase, rescan: Bool) async throws {

@@ -32,15 +32,20 @@ enum PopularRankingStatements {
     /// How many candidates a round keeps for the next one, for a ranking of `limit`.
     static func candidateCount(limit: Int) -> Int { limit * 5 }
 
-    /// Whether a rescan is due: no candidates yet, the last rescan is `rescanInterval` old, or more
-    /// cards rose since the last round than a tenth of all cards plus a thousand (a bulk import, or
-    /// a quarter of an hour of nobody ranking): reading the week in one pass is then cheaper than a
-    /// probe per change. The changes are counted only that far.
-    static let rescanDue = """
-        SELECT coalesce((SELECT rescanned_at <= now() - interval '\(rescanInterval) seconds' FROM popular_candidates), true)
-            OR (SELECT count(*) FROM (SELECT FROM popular_touched
-                                      LIMIT (SELECT greatest(reltuples, 0)::int8 / 10 + 1000 FROM pg_class WHERE oid = 'cards'::regclass)) t)
-               >= (SELECT greatest(reltuples, 0)::int8 / 10 + 1000 FROM pg_class WHERE oid = 'cards'::regclass)
+    /// Where the last round left off: whether a rescan is due, then the last threshold's score,
+    /// micros and ID (all NULL: no threshold, every card of the week is a candidate). No row: there
+    /// was no round yet, so a rescan is due.
+    ///
+    /// A rescan is also due when the last rescan is `rescanInterval` old, or when more cards rose
+    /// since the last round than a tenth of all cards plus a thousand (a bulk import, or a quarter
+    /// of an hour of nobody ranking): reading the week in one pass is then cheaper than a probe per
+    /// change. The changes are counted only that far.
+    static let lastRound = """
+        WITH bound AS (SELECT greatest(reltuples, 0)::int8 / 10 + 1000 AS changes FROM pg_class WHERE oid = 'cards'::regclass)
+        SELECT p.rescanned_at <= now() - interval '\(rescanInterval) seconds'
+                   OR (SELECT count(*) FROM (SELECT FROM popular_touched LIMIT (SELECT changes FROM bound)) t) >= (SELECT changes FROM bound),
+               p.threshold_score, (extract(epoch FROM p.threshold_created_at) * 1000000)::int8, p.threshold_id
+        FROM popular_candidates p
         """
 
     /// The week's live top-level cards (`c`).
@@ -126,13 +131,23 @@ enum PopularRankingStatements {
         /// Every card above it is a candidate; nil: every card of the week is.
         let threshold: Ranked?
 
-        /// A round from `ranked` (the best `candidateCount + 1` cards above `threshold`, in order),
-        /// or nil when they cannot be trusted to hold the ranking: the threshold leaves fewer than
-        /// `limit` cards above it, so cards below it may belong in the ranking (a rescan's
-        /// threshold is nil: its cards can always be trusted).
+        /// A round from the candidates: `ranked` is the best `candidateCount + 1` cards above
+        /// `threshold`, in order. Nil when they cannot be trusted to hold the ranking: the threshold
+        /// leaves fewer than `limit` cards above it, so cards below it may belong in the ranking
+        /// (without a threshold every card of the week was a candidate: always trusted).
         init?(ranked: [Ranked], above threshold: Ranked?, limit: Int) {
-            let count = PopularRankingStatements.candidateCount(limit: limit)
             if threshold != nil, ranked.count < limit { return nil }
+            self.init(ranked, threshold: threshold, limit: limit)
+        }
+
+        /// A rescan's round (`ranked`: the week's best `candidateCount + 1` cards, in order): exact
+        /// however few they are.
+        init(rescanned ranked: [Ranked], limit: Int) {
+            self.init(ranked, threshold: nil, limit: limit)
+        }
+
+        private init(_ ranked: [Ranked], threshold: Ranked?, limit: Int) {
+            let count = PopularRankingStatements.candidateCount(limit: limit)
             self.ranking = ranked.prefix(limit)
             self.candidates = ranked.prefix(count)
             // More than the candidates kept: the first one left out becomes the threshold (the

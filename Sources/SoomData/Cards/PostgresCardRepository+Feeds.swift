@@ -252,30 +252,31 @@ extension PostgresCardRepository {
             let logger = self.database.logger
             typealias Statements = PopularRankingStatements
             let fetch = Statements.candidateCount(limit: limit) + 1
-            var round: Statements.Round?
-            var rescanned = rescan
-            if !rescanned, try await connection.query(PostgresQuery(unsafeSQL: Statements.rescanDue), logger: logger).collect()[0].decode(Bool.self) {
-                rescanned = true
-            }
-            if !rescanned {
-                let last = try await connection.query(
-                    "SELECT threshold_score, (extract(epoch FROM threshold_created_at) * 1000000)::int8, threshold_id FROM popular_candidates",
-                    logger: logger
-                ).collect().first
-                let (score, micros, id) = try last?.decode((Int?, Int64?, UUID?).self) ?? (nil, nil, nil)
-                let threshold = id.map { Statements.Ranked(id: $0, score: score ?? 0, micros: micros ?? 0) }
-                let ranked = try await connection.query(Self.query(Statements.fromCandidates, fetch), logger: logger).collect().map(Statements.decode)
-                round = Statements.Round(ranked: ranked, above: threshold, limit: limit)
-                if round == nil {
-                    logger.debug("popular ranking: too few candidates above the threshold, rescanning", metadata: ["candidates": "\(ranked.count)"])
+            var fromCandidates: Statements.Round?
+            if !rescan, let last = try await connection.query(PostgresQuery(unsafeSQL: Statements.lastRound), logger: logger).collect().first {
+                var cells = RowCells(last)
+                let due = try cells.next(Bool.self)
+                let score = try cells.next(Int?.self)
+                let micros = try cells.next(Int64?.self)
+                let threshold = try cells.next(UUID?.self).map { Statements.Ranked(id: $0, score: score ?? 0, micros: micros ?? 0) }
+                if !due {
+                    let statement = Self.query(Statements.fromCandidates, fetch)
+                    let ranked = try await connection.query(statement, logger: logger).collect().map(Statements.decode)
+                    fromCandidates = Statements.Round(ranked: ranked, above: threshold, limit: limit)
+                    if fromCandidates == nil {
+                        logger.debug(
+                            "popular ranking: too few candidates above the threshold, rescanning", metadata: ["candidates": "\(ranked.count)"])
+                    }
                 }
             }
-            if round == nil {
-                rescanned = true
+            let round: Statements.Round
+            let rescanned = fromCandidates == nil
+            if let fromCandidates {
+                round = fromCandidates
+            } else {
                 let ranked = try await connection.query(Self.query(Statements.rescan, fetch), logger: logger).collect().map(Statements.decode)
-                round = Statements.Round(ranked: ranked, above: nil, limit: limit)
+                round = Statements.Round(rescanned: ranked, limit: limit)
             }
-            guard let round else { return }
             var generation = PostgresBindings(capacity: 2)
             generation.append(round.ranking.map(\.id))
             generation.append(round.ranking.map { Int32(clamping: $0.score) })
