@@ -16,7 +16,7 @@ import PostgresNIO
 /// has not risen since, so it is still below; keeping only candidates above the threshold keeps
 /// exactly every card above it. So when at least `limit` candidates are above the threshold, they
 /// are the ranking. When fewer are (many of the best cards expired, were hidden or left the week
-/// within one round), after more changes than a rescan costs (`rescanDue`; a statement posting
+/// within one round), after more changes than a rescan costs (`lastRound`; a statement posting
 /// more than a thousand cards makes the next round a rescan directly), and on each
 /// instance's first round and every `rescanInterval`, a round
 /// reads every card of the week instead (a *rescan*), which also covers what the trigger cannot
