@@ -19,7 +19,9 @@
     growing.py cursor SCOPE         a cursor at this instant for SCOPE ("following"), in the server's
                                     format (the deep page read while the database is empty)
     growing.py report ROWS STAGES EMPTY --cache SECONDS [--rounds N --duration SECONDS] --out FILE
-        the table: every row with its goal and its share of the seeded-and-analysed figure.
+        the table: every row with its goal and its share of the stage's reference (the same data
+        copied, analysed and served by a fresh server: the seeded-and-analysed figure), measured
+        alongside it round by round (stages "reference STAGE" in ROWS).
 
 Python 3 standard library plus `cryptography` (as register.py and presign.py).
 """
@@ -413,6 +415,18 @@ def median_round(rounds):
     return row
 
 
+def paired_share(measured, reference):
+    """The median of the rounds' shares (pages/s of the growing server over the reference's in the
+    same round: two runs seconds apart, so the machine's drift over minutes moves both), the lower
+    middle one of an even count; None without a reference round."""
+    theirs = {r["round"]: r["rps"] for r in reference}
+    shares = sorted(r["rps"] / theirs[r["round"]] for r in measured if theirs.get(r["round"], 0) > 0)
+    return shares[(len(shares) - 1) // 2] if shares else None
+
+
+REFERENCE = "reference "
+
+
 def report(rows_path, stages_path, empty_path, cache, rounds_count, duration, out):
     rounds = {}
     labels = {}
@@ -436,8 +450,9 @@ def report(rows_path, stages_path, empty_path, cache, rounds_count, duration, ou
             failed.append(what)
         return "PASS" if ok else "**FAIL**"
 
-    table = ["| stage | route | pages/s | p50 ms | p99 ms | rounds' pages/s | non-2xx | goal | vs analysed (≥ 80 %) | CPU soom / pg / other |",
-             "|---|---|---:|---:|---:|---:|---:|---|---|---|"]
+    table = ["| stage | route | pages/s | p50 ms | p99 ms | rounds' pages/s | non-2xx | goal | reference pages/s (p99 ms) "
+             "| vs reference (≥ 80 %) | CPU soom / pg / other |",
+             "|---|---|---:|---:|---:|---:|---:|---|---:|---|---|"]
     busy = []
     for stage in order:
         for route in ROUTES:
@@ -461,39 +476,43 @@ def report(rows_path, stages_path, empty_path, cache, rounds_count, duration, ou
                 healthz = rows.get((stage, "healthz"), {}).get("rps", 0)
                 share = row["rps"] / healthz if healthz else 0
                 goals.append(f"{share:.0%} of /healthz, ≥ 50 %: " + verdict(share >= 0.5, f"{where}: ≥ 50 % of /healthz"))
-            reference = rows.get(("analysed", route))
-            if stage == "analysed":
-                versus = "reference"
-            elif reference and reference["rps"] > 0 and (route == "healthz" or not cache_on):
-                versus = f"{row['rps'] / reference['rps']:.0%} (no goal: " + ("the machine's noise)" if route == "healthz" else "the cache is off)")
-            elif reference and reference["rps"] > 0:
-                share = row["rps"] / reference["rps"]
-                versus = f"{share:.0%} " + verdict(share >= 0.8, f"{where}: {share:.0%} of the analysed figure")
-            else:
+            reference = rows.get((REFERENCE + stage, route))
+            share = paired_share(rounds[(stage, route)], rounds.get((REFERENCE + stage, route), []))
+            if reference and (reference["non2xx"] or reference["socket"]):
+                goals.append(verdict(False, f"{where}: the reference had {reference['non2xx']} non-2xx, {reference['socket']} socket errors")
+                             + " (reference errors)")
+            if share is None:
                 versus = "—"
+            elif route == "healthz" or not cache_on:
+                versus = f"{share:.0%} (no goal: " + ("the machine's noise)" if route == "healthz" else "the cache is off)")
+            else:
+                versus = f"{share:.0%} " + verdict(share >= 0.8, f"{where}: {share:.0%} of the reference")
+            theirs = f"{reference['rps']:,.0f} ({reference['p99']:.2f})" if reference else "—"
             cpu = row["cpu"]
             if row["other"]:
                 cpu += " (busy)"
                 busy.append(f"{where}: other work {row['other']}")
             low, high = row["spread"]
             table.append(f"| {stage} | {labels[route]} | {row['rps']:,.0f} | {row['p50']:.2f} | {row['p99']:.2f} | "
-                         f"{low:,.0f}–{high:,.0f} | {row['non2xx'] + row['socket']} | {'; '.join(goals) or '—'} | {versus} | {cpu} |")
+                         f"{low:,.0f}–{high:,.0f} | {row['non2xx'] + row['socket']} | {'; '.join(goals) or '—'} | {theirs} | {versus} | {cpu} |")
     facts = ["| stage | cards | comment cards | accounts | likes | follows | tags in use | reader's feed | grown in | growth errors | "
-             "times analysed, autovacuum+ANALYZE (before / after the reads) | counters off | peak RSS |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|---:|---:|"]
-    for (stage, cards, comments, accounts, likes, follows, tags, feed, grown, errors, analyzed, drift, rss) in stages:
+             "times analysed, autovacuum+ANALYZE (before / after the reads) | counters off | peak RSS | reference |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|---:|---:|---|"]
+    for (stage, cards, comments, accounts, likes, follows, tags, feed, grown, errors, analyzed, drift, rss, reference) in stages:
         if drift not in ("0", "—"):
             failed.append(f"{stage}: {drift} counters differ from a recount")
         if errors not in ("0", "—"):
             failed.append(f"{stage}: {errors} failed requests while growing")
         feed_count, _, deep = feed.partition(" ")
         facts.append(f"| {stage} | {int(cards):,} | {int(comments):,} | {int(accounts):,} | {int(likes):,} | {int(follows):,} | "
-                     f"{int(tags):,} | {int(feed_count):,} {deep} | {grown} | {errors} | {analyzed} | {drift} | {rss} MiB |")
+                     f"{int(tags):,} | {int(feed_count):,} {deep} | {grown} | {errors} | {analyzed} | {drift} | {rss} MiB | {reference} |")
     empty = [line.rstrip("\n").split("\t") for line in open(empty_path)] if os.path.exists(empty_path) else []
     reads = ", ".join(f"{label} {int(requests):,} ({int(non2xx):,} non-2xx)" for label, requests, non2xx in empty)
     text = "\n".join(
         [f"Each row: the median of {rounds_count} rounds of {duration} s (by pages/s; its p50, p99 and CPU are that round's), "
-         "the rounds taken over every route in turn; errors are every round's.", ""]
+         "the rounds taken over every route in turn; errors are every round's. Its reference: the same requests on the stage's "
+         "data copied, ANALYZEd and served by a freshly started server, run right after it in every round; the share is "
+         "the median of the rounds' shares.", ""]
         + table + [""] + facts + ["", f"Reads while the database was empty (same routes, 32 connections): {reads}.", "",
                                 f"Goals: {results['PASS']} PASS, {results['FAIL']} FAIL (SOOM_FEED_CACHE={cache})."]
         + [f"- FAIL: {f}" for f in failed]

@@ -23,16 +23,20 @@
 #     accounts the reader does not follow, so the following feed's first page sits below it.
 #  3. After each stage: waits for a popular ranking computed after the growth, walks the reader's
 #     following feed SOOM_BENCH_DEEP cards down (at most half of it) for the deep cursor, draws
-#     1,000 random live cards, and measures each route with wrk (SOOM_BENCH_CONNECTIONS
-#     connections, SOOM_BENCH_THREADS threads): /healthz, latest, popular, following (first page
-#     and deep), nearby, a user's cards, a tag's feed, card detail, ranked tags. In
-#     SOOM_BENCH_ROUNDS rounds, each over every route in turn (SOOM_BENCH_WARMUP s unmeasured in
-#     the first round, SOOM_BENCH_ROUND_WARMUP s in the others, then SOOM_BENCH_DURATION s): a
-#     row's figures are the median round's, so a slow spell of the VM moves one round of a few
-#     rows, not a whole row. Then recounts every counter.
-#  4. After the last stage: ANALYZE once, then the same rows again ("analysed", the reference).
-#  5. Prints one table (stage × route: pages/s, p50, p99, non-2xx, each goal PASS/FAIL and the share
-#     of the analysed figure) and the stage facts (sizes, analyses, counters, peak RSS); also in
+#     1,000 random live cards, and makes the stage's reference: a physical copy of the database as
+#     it is now (pg_basebackup, seconds even at 1M cards), ANALYZEd, served by a second, freshly
+#     started server on SOOM_BENCH_REF_PORT — the seeded-and-analysed figure for exactly this
+#     data. Then measures each route with wrk (SOOM_BENCH_CONNECTIONS connections,
+#     SOOM_BENCH_THREADS threads) on the growing server and, right after, on the reference:
+#     /healthz, latest, popular, following (first page and deep), nearby, a user's cards, a tag's
+#     feed, card detail, ranked tags. In SOOM_BENCH_ROUNDS rounds, each over every route in turn
+#     (SOOM_BENCH_WARMUP s unmeasured in the first round, SOOM_BENCH_ROUND_WARMUP s in the others,
+#     then SOOM_BENCH_DURATION s): a row's figures are the median round's, and its share of the
+#     reference is the median of the rounds' shares. Each share compares two runs seconds apart,
+#     so the VM's drift over minutes (it reaches 40 % here) moves both sides alike. Then recounts
+#     every counter.
+#  4. Prints one table (stage × route: pages/s, p50, p99, non-2xx, each goal PASS/FAIL and the share
+#     of the reference) and the stage facts (sizes, analyses, counters, peak RSS); also in
 #     $WORK/growing.md. Takes /tmp/soom-bench.lock for the whole run.
 #
 # Settings (environment):
@@ -46,13 +50,15 @@
 #   SOOM_BENCH_TAG=일상             the tag whose feed is read (the most used of the vocabulary)
 #   SOOM_BENCH_TAG_COUNT=100000     distinct tags cards draw from (Zipf-like)
 #   SOOM_BENCH_NEARBY="37.5665 126.9780 5"   nearby feed: latitude, longitude, radius (km)
-#   SOOM_BENCH_ROUNDS=5  SOOM_BENCH_DURATION=4  SOOM_BENCH_WARMUP=3  SOOM_BENCH_ROUND_WARMUP=1
+#   SOOM_BENCH_ROUNDS=3  SOOM_BENCH_DURATION=4  SOOM_BENCH_WARMUP=3  SOOM_BENCH_ROUND_WARMUP=1
 #   SOOM_BENCH_EMPTY_SECONDS=2
-#   SOOM_BENCH_PORT=8190  SOOM_BENCH_CONNECTIONS=32  SOOM_BENCH_THREADS=2
+#   SOOM_BENCH_PORT=8190  SOOM_BENCH_REF_PORT=8191   the growing server and the stage's reference
+#   SOOM_BENCH_CONNECTIONS=32  SOOM_BENCH_THREADS=2
 #   SOOM_BENCH_CLIENT_PROCESSES=4  SOOM_BENCH_CLIENT_THREADS=4   posting clients of the API stages
 #   SOOM_BENCH_KEYS=/tmp/soom-growing-keys.json   device keys, made once (~60 ms each) and reused
 #   SOOM_BENCH_LOG_LEVEL=info       the server's log level
-#   SOOM_BENCH_KEEP=0               1: keep the data folder and the whole server log
+#   SOOM_BENCH_KEEP=0               1: keep the data folder, the last reference's copy and the
+#                                   whole server logs
 #   SOOM_BENCH_WAIT_QUIET=1         before each stage's reads, wait (up to 30 min) while a Swift
 #                                   compiler or `swift test` runs; 0: measure at once
 #   SOOM_BENCH_SKIP_BUILD=0         1: use the existing .build-release binary
@@ -72,13 +78,14 @@ DEEP=${SOOM_BENCH_DEEP:-10000}
 TAG=${SOOM_BENCH_TAG:-일상}
 TAG_COUNT=${SOOM_BENCH_TAG_COUNT:-100000}
 read -r NEARBY_LAT NEARBY_LON NEARBY_KM <<<"${SOOM_BENCH_NEARBY:-37.5665 126.9780 5}"
-ROUNDS=${SOOM_BENCH_ROUNDS:-5}
+ROUNDS=${SOOM_BENCH_ROUNDS:-3}
 DURATION=${SOOM_BENCH_DURATION:-4}
 WARMUP=${SOOM_BENCH_WARMUP:-3}
 ROUND_WARMUP=${SOOM_BENCH_ROUND_WARMUP:-1}
 ROUND=1
 EMPTY_SECONDS=${SOOM_BENCH_EMPTY_SECONDS:-2}
 PORT=${SOOM_BENCH_PORT:-8190}
+REF_PORT=${SOOM_BENCH_REF_PORT:-8191}
 CONNECTIONS=${SOOM_BENCH_CONNECTIONS:-32}
 THREADS=${SOOM_BENCH_THREADS:-2}
 CLIENT_PROCESSES=${SOOM_BENCH_CLIENT_PROCESSES:-4}
@@ -92,11 +99,14 @@ FEED_CACHE=${SOOM_FEED_CACHE:-0.5}
 CARDS_PER_ACCOUNT=20
 AUTHOR_SHARE=0.005   # of the cards: the author's, whose cards are read
 URL="http://127.0.0.1:$PORT"
+REF_URL="http://127.0.0.1:$REF_PORT"
 WORK=$(mktemp -d /tmp/soom-growing-bench.XXXXXX)
 DATA=$(mktemp -d /tmp/soom-growing-data.XXXXXX)
-chmod 755 "$DATA"   # PostgreSQL runs as `postgres` when the server is started as root
+REF_DATA=$(mktemp -d /tmp/soom-growing-ref.XXXXXX)
+chmod 755 "$DATA" "$REF_DATA"   # PostgreSQL runs as `postgres` when the server is started as root
 BIN="$ROOT/.build-release/release/soom"
 SERVER_PID=""
+REF_PID=""
 MONITOR_PID=""
 ROWS="$WORK/rows.tsv"      # stage, route, label, req/s, p50 ms, p99 ms, non-2xx, socket errors, CPU, other work, round
 FACTS="$WORK/stages.tsv"   # one line per stage, see growing.py report
@@ -111,17 +121,30 @@ BENCH_NAME=growing.sh
 cleanup() {
     if [ -n "$MONITOR_PID" ]; then kill "$MONITOR_PID" 2>/dev/null || true; fi
     stop_server
+    stop_reference
     release_lock
     if [ "$KEEP" != 1 ]; then
-        rm -rf "$DATA"
-        # The request log is one line per request: keep what is not `info`.
-        if [ -f "$WORK/server.log" ]; then
-            grep -v '"level":"info"' "$WORK/server.log" >"$WORK/server-notices.log" || true
-            rm -f "$WORK/server.log"
-        fi
+        rm -rf "$DATA" "$REF_DATA"
+        # The request logs are one line per request: keep what is not `info`.
+        local log
+        for log in server reference; do
+            if [ -f "$WORK/$log.log" ]; then
+                grep -v '"level":"info"' "$WORK/$log.log" >"$WORK/$log-notices.log" || true
+                rm -f "$WORK/$log.log"
+            fi
+        done
     fi
 }
 trap cleanup EXIT
+
+# SIGTERM to the reference server (REF_PID), then up to 30 s for it to finish.
+stop_reference() {
+    if [ -n "$REF_PID" ] && kill -0 "$REF_PID" 2>/dev/null; then
+        kill -TERM "$REF_PID"
+        for _ in $(seq 60); do kill -0 "$REF_PID" 2>/dev/null || break; sleep 0.5; done
+    fi
+    REF_PID=""
+}
 
 install_and_build
 take_lock
@@ -210,7 +233,7 @@ measure_row() {
         wrk -t "$THREADS" -c "$CONNECTIONS" -d "${warmup}s" "$@" >"$file.warmup" 2>&1 || true
     fi
     (sleep "$(awk -v d="$DURATION" 'BEGIN { print (d >= 4 ? 1 : d / 4) }')" &&
-        exec python3 "$HERE/monitor.py" --pid "$SERVER_PID" --pg-pid "$POSTMASTER" \
+        exec python3 "$HERE/monitor.py" --pid "${MEASURED_PID:-$SERVER_PID}" --pg-pid "${MEASURED_PG:-$POSTMASTER}" \
             --duration "$(awk -v d="$DURATION" 'BEGIN { print (d >= 4 ? d - 2 : d / 2) }')") >"$file.monitor" 2>&1 &
     monitor=$!
     WARMUP=0 wrk_run "$name" "$@" >&2
@@ -228,8 +251,17 @@ measure_row() {
     ' "$file" "$file.monitor" >>"$ROWS"
 }
 
+# One round of a route on the growing server, then the same requests on the stage's reference
+# (stage "reference STAGE"): the two runs the row's share compares, seconds apart.
+measure_pair() {
+    local route=$1 label=$2; shift 2
+    measure_row "$route" "$label" "$@"
+    STAGE_LABEL="reference $STAGE_LABEL" MEASURED_PID=$REF_PID MEASURED_PG=$REF_POSTMASTER \
+        measure_row "$route" "$label" "${@/#"$URL"/"$REF_URL"}"
+}
+
 # How many times the tables the feeds read were analysed: "cards 1+2" is once by autovacuum and
-# twice by ANALYZE statements (a server's own statistics job, or the final ANALYZE).
+# twice by ANALYZE statements (the server's own statistics job).
 analyze_counts() {
     sql "SELECT string_agg(relname || ' ' || autoanalyze_count || '+' || analyze_count, ', ' ORDER BY relname) FROM pg_stat_user_tables
          WHERE relname IN ('cards', 'card_tags', 'follows', 'likes', 'tags')"
@@ -319,7 +351,7 @@ measure_stage() {
     wait_quiet
     before=$(analyze_counts)
     say "$STAGE_LABEL: $(sql "SELECT count(*) FROM cards WHERE parent_id IS NULL") cards; analysed (autovacuum+ANALYZE): $before; reader's inbox: $(reader_inbox)"
-    for ROUND in $(seq "$ROUNDS"); do each_route measure_row; done
+    for ROUND in $(seq "$ROUNDS"); do each_route measure_pair; done
     ROUND=1
     after=$(analyze_counts)
     drift=$(counter_drift)
@@ -331,8 +363,45 @@ measure_stage() {
     sql "SELECT '$STAGE_LABEL', (SELECT count(*) FROM cards WHERE parent_id IS NULL), (SELECT count(*) FROM cards WHERE parent_id IS NOT NULL),
                 (SELECT count(*) FROM accounts), (SELECT count(*) FROM likes), (SELECT count(*) FROM follows),
                 (SELECT count(*) FROM tags WHERE usage_count > 0)" | tr '|' '\t' |
-        sed "s|\$|\t$feed (deep page $DEEP_DEPTH down)\t$GROWN\t$GROW_ERRORS\t$before / $after\t$drift\t$rss|" >>"$FACTS"
+        sed "s|\$|\t$feed (deep page $DEEP_DEPTH down)\t$GROWN\t$GROW_ERRORS\t$before / $after\t$drift\t$rss\t$REFERENCE|" >>"$FACTS"
     say "$STAGE_LABEL: counters off: $drift; peak RSS $rss MiB"
+}
+
+# pg_basebackup and psql: on PATH, or in the newest /usr/lib/postgresql/*/bin (Debian keeps the
+# server's tools off PATH), as the server finds PostgreSQL's.
+PG_BIN=$(dirname "$(command -v pg_basebackup || ls -d /usr/lib/postgresql/*/bin/pg_basebackup | sort -V | tail -n1)")
+as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+[ "$(id -u)" != 0 ] || chown postgres "$REF_DATA"
+
+# The stage's reference, replacing the last stage's: the database as it is now, copied while the
+# growing server runs on (pg_basebackup: a consistent online copy, file by file, so no index is
+# rebuilt), ANALYZEd, and served by a freshly started server (REF_PID on REF_URL, the growing
+# server's settings) once it has made its first popular ranking. Sets REFERENCE (the stage fact).
+start_reference() {
+    local started copied ref_db_port
+    stop_reference
+    started=$(now)
+    rm -rf "$REF_DATA/postgres"
+    cp -p "$DATA/postgres-credentials" "$REF_DATA/"
+    as_postgres env PGPASSWORD="$CREDENTIALS" "$PG_BIN/pg_basebackup" -h 127.0.0.1 -p "$DB_PORT" -U soom \
+        -D "$REF_DATA/postgres" -X stream -c fast
+    copied=$(elapsed "$started")
+    started=$(now)
+    SOOM_RATE_LIMIT=off SOOM_FEED_CACHE=$FEED_CACHE SOOM_LOG_LEVEL=$LOG_LEVEL \
+        "$BIN" serve --port "$REF_PORT" --data-directory "$REF_DATA" >>"$WORK/reference.log" 2>&1 &
+    REF_PID=$!
+    for _ in $(seq 120); do curl -sf "$REF_URL/readyz" >/dev/null && break; sleep 0.5; done
+    curl -sf "$REF_URL/readyz" >/dev/null || { tail -n 50 "$WORK/reference.log" >&2; exit 1; }
+    REF_POSTMASTER=$(sed -n 1p "$REF_DATA/postgres/postmaster.pid")
+    ref_db_port=$(sed -n 4p "$REF_DATA/postgres/postmaster.pid")
+    ref_sql() { PGPASSWORD=$CREDENTIALS psql -h 127.0.0.1 -p "$ref_db_port" -U soom -d soom -At -q -v ON_ERROR_STOP=1 -c "$1"; }
+    ref_sql "ANALYZE"
+    for _ in $(seq 60); do
+        [ "$(ref_sql "SELECT coalesce(max(computed_at) > '$(date -u -d "@${started%.*}" '+%Y-%m-%d %H:%M:%S+00')', false) FROM popular_generations")" = t ] && break
+        sleep 1
+    done
+    REFERENCE="copied in $copied, started and ANALYZEd in $(elapsed "$started")"
+    say "$STAGE_LABEL: reference on $REF_URL: $REFERENCE"
 }
 
 # What the stage's reads need: a popular ranking made after the growth, the deep cursor, the cards.
@@ -358,7 +427,7 @@ DEEP_CURSOR=$(python3 "$HERE/growing.py" cursor following)
 say "reading every route for $EMPTY_SECONDS s while the database is empty"
 each_route empty_row
 
-# 2. and 3. The stages.
+# 2. and 3. The stages, each with its reference.
 FIRST=1
 for target in "${STAGES[@]}"; do
     STAGE_LABEL=$(label_of "$target")
@@ -374,19 +443,11 @@ for target in "${STAGES[@]}"; do
     fi
     grow "$target"
     prepare_reads "$(sql "SELECT now()")"
+    start_reference
     measure_stage
 done
 
-# 4. The reference: the same data, analysed.
-STAGE_LABEL=analysed
-say "ANALYZE, then every route again"
-T0=$(now)
-sql "ANALYZE"
-GROWN="(ANALYZE $(elapsed "$T0"))"
-GROW_ERRORS="—"
-measure_stage
-
-# 5. The table.
+# 4. The table.
 echo
 python3 "$HERE/growing.py" report "$ROWS" "$FACTS" "$EMPTY" --cache "$FEED_CACHE" --rounds "$ROUNDS" --duration "$DURATION" --out "$WORK/growing.md"
 echo "results: $WORK/growing.md (wrk outputs and rows in $WORK)"
