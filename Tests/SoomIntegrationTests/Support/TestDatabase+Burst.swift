@@ -4,9 +4,12 @@ extension TestDatabase {
     /// A burst of data written straight into the tables, as a busy first hour or a bulk import
     /// would leave them, with nobody running `ANALYZE`: `accounts` new accounts (no keys) and
     /// `cards` top-level cards spread over them one second apart, newest first; with `tags` > 0,
-    /// each card carries one of that many tags (`grow0`…), counted in `tags` and `card_tags`.
-    func insertBurst(accounts: Int, cards: Int, tags: Int = 0) async throws {
-        let tagArray = tags > 0 ? "ARRAY['grow' || i % \(tags)]" : "'{}'::text[]"
+    /// each card carries one of that many tags (`grow0`…), and `hotPercent` of the cards also the
+    /// tag `hot` (real tags are skewed: one is on a few percent of all cards), counted in `tags`
+    /// and `card_tags`.
+    func insertBurst(accounts: Int, cards: Int, tags: Int = 0, hotPercent: Int = 0) async throws {
+        let hot = hotPercent > 0 ? " || CASE WHEN i % 100 < \(hotPercent) THEN ARRAY['hot'] ELSE '{}'::text[] END" : ""
+        let tagArray = tags > 0 ? "ARRAY['grow' || i % \(tags)]\(hot)" : "'{}'::text[]"
         try await self.execute(
             """
             WITH authors AS (
@@ -20,12 +23,8 @@ extension TestDatabase {
             FROM generate_series(1, \(unescaped: String(cards))) i JOIN numbered a ON a.n = 1 + i % \(unescaped: String(accounts))
             """)
         guard tags > 0 else { return }
+        try await self.execute("INSERT INTO card_tags (tag_key, card_id, created_at) SELECT unnest(c.tags), c.id, c.created_at FROM cards c")
         try await self.execute(
-            """
-            INSERT INTO tags (key, name, usage_count)
-            SELECT 'grow' || n, 'grow' || n, (\(unescaped: String(cards)) + \(unescaped: String(tags)) - 1 - n) / \(unescaped: String(tags))
-            FROM generate_series(0, \(unescaped: String(tags - 1))) n
-            """)
-        try await self.execute("INSERT INTO card_tags (tag_key, card_id, created_at) SELECT c.tags[1], c.id, c.created_at FROM cards c")
+            "INSERT INTO tags (key, name, usage_count) SELECT tag_key, tag_key, count(*) FROM card_tags GROUP BY tag_key")
     }
 }
