@@ -31,10 +31,10 @@
 #     /healthz, latest, popular, following (first page and deep), nearby, a user's cards, a tag's
 #     feed, card detail, ranked tags. In SOOM_BENCH_ROUNDS rounds, each over every route in turn
 #     (SOOM_BENCH_WARMUP s unmeasured in the first round, SOOM_BENCH_ROUND_WARMUP s in the others,
-#     then SOOM_BENCH_DURATION s): a row's figures are the median round's, and its share of the
-#     reference is the median of the rounds' shares. Each share compares two runs seconds apart,
-#     so the VM's drift over minutes (it reaches 40 % here) moves both sides alike. Then recounts
-#     every counter.
+#     then SOOM_BENCH_DURATION s; the growing server first in odd rounds, the reference first in
+#     even ones): a row's figures are the median round's, and its share of the reference is the
+#     median of the rounds' shares. Each share compares two runs seconds apart, so the VM's drift
+#     over minutes (it reaches 40 % here) moves both sides alike. Then recounts every counter.
 #  4. Prints one table (stage × route: pages/s, p50, p99, non-2xx, each goal PASS/FAIL and the share
 #     of the reference) and the stage facts (sizes, analyses, counters, peak RSS); also in
 #     $WORK/growing.md. Takes /tmp/soom-bench.lock for the whole run.
@@ -251,13 +251,16 @@ measure_row() {
     ' "$file" "$file.monitor" >>"$ROWS"
 }
 
-# One round of a route on the growing server, then the same requests on the stage's reference
-# (stage "reference STAGE"): the two runs the row's share compares, seconds apart.
+# One round of a route on the growing server and the same requests on the stage's reference (stage
+# "reference STAGE"): the two runs the row's share compares, seconds apart. The growing server goes
+# first in odd rounds and second in even ones, so that what one run leaves behind (or the
+# shorter warm-up after the first round) weighs on both sides alike.
 measure_pair() {
     local route=$1 label=$2; shift 2
-    measure_row "$route" "$label" "$@"
+    [ $((ROUND % 2)) = 0 ] || measure_row "$route" "$label" "$@"
     STAGE_LABEL="reference $STAGE_LABEL" MEASURED_PID=$REF_PID MEASURED_PG=$REF_POSTMASTER \
         measure_row "$route" "$label" "${@/#"$URL"/"$REF_URL"}"
+    [ $((ROUND % 2)) = 1 ] || measure_row "$route" "$label" "$@"
 }
 
 # How many times the tables the feeds read were analysed: "cards 1+2" is once by autovacuum and
