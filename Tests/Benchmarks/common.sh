@@ -28,19 +28,26 @@ release_lock() {
     if [ "${HOLD_LOCK:-0}" = 1 ]; then rm -f /tmp/soom-bench.lock; HOLD_LOCK=0; fi
 }
 
-# Waits up to 60 s for /readyz of the server started in the background as SERVER_PID (its log in
-# $WORK/server.log, shown when it does not come up).
+# Waits up to 60 s for /readyz of a server started in the background: `wait_ready [URL LOG]`, by
+# default the one at $URL logging to $WORK/server.log (the log is shown when it does not come up).
 wait_ready() {
-    for _ in $(seq 120); do curl -sf "$URL/readyz" >/dev/null && break; sleep 0.5; done
-    curl -sf "$URL/readyz" >/dev/null || { cat "$WORK/server.log" >&2; exit 1; }
+    local url=${1:-$URL} log=${2:-$WORK/server.log}
+    for _ in $(seq 120); do curl -sf "$url/readyz" >/dev/null && break; sleep 0.5; done
+    curl -sf "$url/readyz" >/dev/null || { cat "$log" >&2; exit 1; }
 }
 
-# SIGTERM to SERVER_PID, then up to 30 s for it to finish.
-stop_server() {
-    if [ -n "${SERVER_PID:-}" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
-        kill -TERM "$SERVER_PID"
-        for _ in $(seq 60); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.5; done
+# SIGTERM to a server process (`stop_process PID`; nothing when empty or gone), then up to 30 s
+# for it to finish.
+stop_process() {
+    if [ -n "$1" ] && kill -0 "$1" 2>/dev/null; then
+        kill -TERM "$1"
+        for _ in $(seq 60); do kill -0 "$1" 2>/dev/null || break; sleep 0.5; done
     fi
+}
+
+# stop_process SERVER_PID.
+stop_server() {
+    stop_process "${SERVER_PID:-}"
     SERVER_PID=""
 }
 

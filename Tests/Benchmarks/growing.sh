@@ -137,12 +137,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# SIGTERM to the reference server (REF_PID), then up to 30 s for it to finish.
+# stop_process REF_PID, the stage's reference server.
 stop_reference() {
-    if [ -n "$REF_PID" ] && kill -0 "$REF_PID" 2>/dev/null; then
-        kill -TERM "$REF_PID"
-        for _ in $(seq 60); do kill -0 "$REF_PID" 2>/dev/null || break; sleep 0.5; done
-    fi
+    stop_process "$REF_PID"
     REF_PID=""
 }
 
@@ -168,8 +165,18 @@ MONITOR_PID=$!
 CREDENTIALS=$(cat "$DATA/postgres-credentials")
 POSTMASTER=$(head -n1 "$DATA/postgres/postmaster.pid")
 DB_PORT=$(grep -o 'postgres://soom@127.0.0.1:[0-9]*' "$WORK/server.log" | head -1 | sed 's/.*://')
-psql_soom() { PGPASSWORD=$CREDENTIALS psql -h 127.0.0.1 -p "$DB_PORT" -U soom -d soom -At -q -v ON_ERROR_STOP=1 "$@"; }
+# psql as the server's user on the cluster at a port (`psql_at PORT ARGS...`); the growing one's.
+psql_at() { local port=$1; shift; PGPASSWORD=$CREDENTIALS psql -h 127.0.0.1 -p "$port" -U soom -d soom -At -q -v ON_ERROR_STOP=1 "$@"; }
+psql_soom() { psql_at "$DB_PORT" "$@"; }
 sql() { psql_soom -c "$1"; }
+# Waits up to 60 s for a popular ranking computed after a time: `wait_for_ranking SQL TIME`, SQL
+# the function that runs a statement on the cluster in question.
+wait_for_ranking() {
+    for _ in $(seq 60); do
+        [ "$("$1" "SELECT coalesce(max(computed_at) > '$2', false) FROM popular_generations")" = t ] && break
+        sleep 1
+    done
+}
 urlencode() { python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$1"; }
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.0f s", b - a }'; }
@@ -376,12 +383,15 @@ PG_BIN=$(dirname "$(command -v pg_basebackup || ls -d /usr/lib/postgresql/*/bin/
 as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 [ "$(id -u)" != 0 ] || chown postgres "$REF_DATA"
 
+# A statement on the stage's reference cluster (REF_DB_PORT, set by start_reference).
+ref_sql() { psql_at "$REF_DB_PORT" -c "$1"; }
+
 # The stage's reference, replacing the last stage's: the database as it is now, copied while the
 # growing server runs on (pg_basebackup: a consistent online copy, file by file, so no index is
 # rebuilt), ANALYZEd, and served by a freshly started server (REF_PID on REF_URL, the growing
 # server's settings) once it has made its first popular ranking. Sets REFERENCE (the stage fact).
 start_reference() {
-    local started copied ref_db_port
+    local started copied
     stop_reference
     started=$(now)
     rm -rf "$REF_DATA/postgres"
@@ -393,16 +403,11 @@ start_reference() {
     SOOM_RATE_LIMIT=off SOOM_FEED_CACHE=$FEED_CACHE SOOM_LOG_LEVEL=$LOG_LEVEL \
         "$BIN" serve --port "$REF_PORT" --data-directory "$REF_DATA" >>"$WORK/reference.log" 2>&1 &
     REF_PID=$!
-    for _ in $(seq 120); do curl -sf "$REF_URL/readyz" >/dev/null && break; sleep 0.5; done
-    curl -sf "$REF_URL/readyz" >/dev/null || { tail -n 50 "$WORK/reference.log" >&2; exit 1; }
+    wait_ready "$REF_URL" "$WORK/reference.log"
     REF_POSTMASTER=$(sed -n 1p "$REF_DATA/postgres/postmaster.pid")
-    ref_db_port=$(sed -n 4p "$REF_DATA/postgres/postmaster.pid")
-    ref_sql() { PGPASSWORD=$CREDENTIALS psql -h 127.0.0.1 -p "$ref_db_port" -U soom -d soom -At -q -v ON_ERROR_STOP=1 -c "$1"; }
+    REF_DB_PORT=$(sed -n 4p "$REF_DATA/postgres/postmaster.pid")
     ref_sql "ANALYZE"
-    for _ in $(seq 60); do
-        [ "$(ref_sql "SELECT coalesce(max(computed_at) > '$(date -u -d "@${started%.*}" '+%Y-%m-%d %H:%M:%S+00')', false) FROM popular_generations")" = t ] && break
-        sleep 1
-    done
+    wait_for_ranking ref_sql "$(date -u -d "@${started%.*}" '+%Y-%m-%d %H:%M:%S+00')"
     REFERENCE="copied in $copied, started and ANALYZEd in $(elapsed "$started")"
     say "$STAGE_LABEL: reference on $REF_URL: $REFERENCE"
 }
@@ -410,10 +415,7 @@ start_reference() {
 # What the stage's reads need: a popular ranking made after the growth, the deep cursor, the cards.
 prepare_reads() {
     local grown_at=$1 feed depth
-    for _ in $(seq 60); do
-        [ "$(sql "SELECT coalesce(max(computed_at) > '$grown_at', false) FROM popular_generations")" = t ] && break
-        sleep 1
-    done
+    wait_for_ranking sql "$grown_at"
     feed=$(reader_feed)
     depth=$((DEEP < feed / 2 ? DEEP : feed / 2))
     read -r DEEP_DEPTH DEEP_CURSOR <<<"$(python3 "$HERE/growing.py" walk "$URL" "$READER_TOKEN" "$depth")"
