@@ -38,6 +38,8 @@ let package = Package(
             dependencies: [
                 "SoomDomain", "SoomCrypto",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // The pool's own error (`ConnectionPoolError`), which `PostgresClient` passes on unwrapped.
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -121,6 +123,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strict

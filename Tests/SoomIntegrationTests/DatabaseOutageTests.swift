@@ -1,9 +1,13 @@
 import Foundation
 import HummingbirdTesting
 import Logging
+import PostgresNIO
 import SoomApp
-import SoomData
+import SoomDomain
 import Testing
+import _ConnectionPoolModule
+
+@testable import SoomData
 
 @testable import SoomHTTP
 
@@ -50,5 +54,21 @@ struct DatabaseOutageTests {
         }
         try await cluster.stop()
         try? FileManager.default.removeItem(at: root)
+    }
+
+    @Test("a pool that gave up connecting (its circuit breaker is open) is 503 database_unavailable, not a 500")
+    func circuitBreakerOpen() async throws {
+        // PostgresClient fails every request with this error once connecting has failed for a
+        // minute, until a connection opens. It is never run here: the operation throws it itself.
+        let client = PostgresClient(
+            configuration: .init(host: "127.0.0.1", port: 1, username: "soom", password: nil, database: nil, tls: .disable))
+        let database = Database(client: client, logger: Logger(label: "soom-test-breaker"))
+        let error = await #expect(throws: SoomError.self) {
+            try await database.withDeadline(watchingConnection: true) { () async throws -> Int in
+                throw ConnectionPoolError.connectionCreationCircuitBreakerTripped
+            }
+        }
+        #expect(error?.kind == .unavailable)
+        #expect(error?.code == "database_unavailable")
     }
 }

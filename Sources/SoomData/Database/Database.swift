@@ -4,6 +4,7 @@ import NIOCore
 import NIOPosix
 import PostgresNIO
 import SoomDomain
+import _ConnectionPoolModule
 
 /// The application's handle on PostgreSQL: the `PostgresClient` pool plus the rules every query
 /// follows here — a deadline (so an outage fails requests fast instead of queueing them, and a
@@ -119,7 +120,8 @@ public struct Database: Sendable {
     /// (`OperationGate.connected()`), and one still waiting after `connectionPatience` is
     /// `DatabaseUnavailable`; other operations (a migration) have only the deadline.
     ///
-    /// The data layer's boundary for failures: a timeout, an unreachable database and a data
+    /// The data layer's boundary for failures: a timeout, an unreachable database (a lost
+    /// connection, or a pool that stopped trying after failing to connect for a minute) and a data
     /// exception (SQLSTATE class 22, a value from the request) leave as `SoomError`s; other
     /// PostgreSQL errors leave as they are (repositories read their constraint names).
     func withDeadline<T: Sendable>(
@@ -157,6 +159,11 @@ public struct Database: Sendable {
         } catch is DatabaseTimeout {
             outcome = .timeout
             throw SoomError.databaseTimeout
+        } catch let error as ConnectionPoolError where error == .connectionCreationCircuitBreakerTripped {
+            // The pool failed to open a connection for a minute and now fails every request at
+            // once until one opens: an outage like any other, not a defect.
+            outcome = .unavailable
+            throw SoomError.databaseUnavailable(reason: "the pool's circuit breaker is open")
         } catch let error as DatabaseUnavailable {
             outcome = .unavailable
             throw SoomError.databaseUnavailable(reason: error.reason)
