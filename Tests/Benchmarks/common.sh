@@ -9,7 +9,7 @@ install_and_build() {
     command -v wrk >/dev/null || { apt-get update -q && apt-get install -y -q wrk; }
     if [ "$SKIP_BUILD" != 1 ]; then
         say "building the release server"
-        (cd "$ROOT" && swift build -c release --scratch-path .build-release --product soom >&2)
+        (cd "$ROOT" && swift build -c release --static-swift-stdlib --scratch-path .build-release --product soom >&2)
     fi
 }
 

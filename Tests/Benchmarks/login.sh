@@ -96,10 +96,10 @@ if curl -s -o /dev/null --max-time 2 "$URL/healthz"; then die "something already
 cd "$ROOT"
 if [[ "$SKIP_BUILD" != 1 ]]; then
     say "building soom in release mode (.build-release)"
-    timeout 3600 swift build -c release --scratch-path .build-release --product soom >"$WORK/build.log" 2>&1 \
+    timeout 3600 swift build -c release --static-swift-stdlib --scratch-path .build-release --product soom >"$WORK/build.log" 2>&1 \
         || { tail -n 30 "$WORK/build.log" >&2; die "release build failed (log: $WORK/build.log)"; }
 fi
-BIN="$(swift build -c release --scratch-path .build-release --show-bin-path)/soom"
+BIN="$(swift build -c release --static-swift-stdlib --scratch-path .build-release --show-bin-path)/soom"
 [[ -x "$BIN" ]] || die "no binary at $BIN"
 
 # 2. Start the server and wait for /readyz ---------------------------------------------------

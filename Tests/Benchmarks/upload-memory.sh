@@ -61,7 +61,7 @@ if ! command -v convert >/dev/null || ! command -v exiftool >/dev/null; then
 fi
 if [ "$SKIP_BUILD" != 1 ]; then
     say "building the release server"
-    (cd "$ROOT" && swift build -c release --scratch-path .build-release --product soom >&2)
+    (cd "$ROOT" && swift build -c release --static-swift-stdlib --scratch-path .build-release --product soom >&2)
 fi
 take_lock
 
