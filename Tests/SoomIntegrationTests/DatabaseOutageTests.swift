@@ -60,6 +60,9 @@ struct DatabaseOutageTests {
     func circuitBreakerOpen() async throws {
         // PostgresClient fails every request with this error once connecting has failed for a
         // minute, until a connection opens. It is never run here: the operation throws it itself.
+        // The database's metrics bind to the backend they find at their first use: this may be the
+        // process's first database operation, and `/metrics` tests need the Prometheus one.
+        SoomMetrics.bootstrap()
         let client = PostgresClient(
             configuration: .init(host: "127.0.0.1", port: 1, username: "soom", password: nil, database: nil, tls: .disable))
         let database = Database(client: client, logger: Logger(label: "soom-test-breaker"))
