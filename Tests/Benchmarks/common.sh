@@ -4,13 +4,19 @@
 
 say() { printf '[%s %s] %s\n' "$BENCH_NAME" "$(date +%H:%M:%S)" "$*" >&2; }
 
-# wrk from Debian when missing; the release server unless SOOM_BENCH_SKIP_BUILD=1.
-install_and_build() {
-    command -v wrk >/dev/null || { apt-get update -q && apt-get install -y -q wrk; }
+# The release server as the Dockerfile builds it (static Swift runtime), in .build-release,
+# unless SOOM_BENCH_SKIP_BUILD=1.
+build_release() {
     if [ "$SKIP_BUILD" != 1 ]; then
         say "building the release server"
         (cd "$ROOT" && swift build -c release --static-swift-stdlib --scratch-path .build-release --product soom >&2)
     fi
+}
+
+# wrk from Debian when missing, then build_release.
+install_and_build() {
+    command -v wrk >/dev/null || { apt-get update -q && apt-get install -y -q wrk; }
+    build_release
 }
 
 # Quiet cores: wait for other benchmarks and compilers, then hold /tmp/soom-bench.lock until

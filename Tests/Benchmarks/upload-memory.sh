@@ -59,10 +59,7 @@ trap cleanup EXIT
 if ! command -v convert >/dev/null || ! command -v exiftool >/dev/null; then
     apt-get update -q && apt-get install -y -q imagemagick libimage-exiftool-perl
 fi
-if [ "$SKIP_BUILD" != 1 ]; then
-    say "building the release server"
-    (cd "$ROOT" && swift build -c release --static-swift-stdlib --scratch-path .build-release --product soom >&2)
-fi
+build_release
 take_lock
 
 # The picture: plasma with noise compresses poorly, like a photo of foliage at full quality. Its
