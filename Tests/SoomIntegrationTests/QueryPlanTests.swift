@@ -69,6 +69,59 @@ struct QueryPlanTests {
             }
         }
     }
+
+    /// The first pages of the latest and tag feeds, for the reader and as kept for everyone.
+    static let firstPages = Self.feeds.filter { $0.0.hasPrefix("latest, first") || $0.0.hasPrefix("tag feed, first") }
+
+    /// Most readers never block, are never blocked and never report: for them a page must not probe
+    /// `blocks` and `reports` per card (`CardRow.hasBlocksOrReports`), which on a growing
+    /// deployment's empty, never analysed tables cost more than half of a latest page's buffers.
+    /// Once the reader blocks someone, every card is checked again. Without the guard the first
+    /// half fails: the probes run once per card.
+    @Test("a reader without blocks or reports pays no per-card block probe; one with a block pays it on every card")
+    func blockProbesOnlyForReadersWithBlocks() async throws {
+        try await withFreshDatabase { configuration in
+            let database = TestDatabase(configuration: configuration)
+            var logger = Logger(label: "soom-test-plans")
+            logger.logLevel = .warning
+            var plan = Seeder.Plan()
+            plan.accounts = 100
+            plan.cards = 1000
+            plan.comments = 0
+            plan.likes = 500
+            plan.favorites = 0
+            _ = try await Seeder(configuration: configuration, logger: logger).run(plan)
+            #expect(try await database.scalar("SELECT count(*)::int FROM blocks") == 0)
+            #expect(try await database.scalar("SELECT count(*)::int FROM reports") == 0)
+            let tag = try await database.rows("SELECT key FROM tags ORDER BY usage_count DESC LIMIT 1")[0].decode(String.self)
+            let accounts = try await database.rows("SELECT id FROM accounts ORDER BY id LIMIT 2").map { try $0.decode(UUID.self) }
+            let reader = accounts[0]
+
+            let session = try await PlanSession(configuration, tag: tag, statements: Self.firstPages)
+            do {
+                let plans = try await session.explain(analyzingAs: reader)
+                #expect(plans.count == 4)
+                for (name, text) in plans {
+                    #expect(text.contains("rows=20 loops=1") || text.contains("rows=21 loops=1"), "\(name) reads no page:\n\(text)")
+                    let probe = try #require(
+                        text.split(separator: "\n").first { $0.contains("on blocks") && $0.contains("blocks_pkey") }, "\(name):\n\(text)")
+                    #expect(probe.contains("never executed"), "\(name) probes blocks per card for a reader without blocks:\n\(text)")
+                }
+
+                try await database.execute("INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (\(reader), \(accounts[1]), now())")
+                for (name, text) in try await session.explain(analyzingAs: reader) {
+                    let probe = try #require(
+                        text.split(separator: "\n").first { $0.contains("on blocks") && $0.contains("blocks_pkey") }, "\(name):\n\(text)")
+                    let loops = probe.split(separator: "loops=").last.flatMap { Int($0.prefix { $0.isNumber }) } ?? 0
+                    #expect(loops >= 21, "\(name) skips a blocking reader's probes:\n\(text)")
+                }
+                try await session.close()
+            } catch {
+                try? await session.close()
+                throw error
+            }
+        }
+    }
 }
 
 @Suite("Query plans on a new, growing database")
@@ -210,14 +263,17 @@ struct PlanSession {
         }
     }
 
-    func explain() async throws -> [(name: String, text: String)] {
+    /// Each statement's generic plan; with `viewer`, executed (`EXPLAIN ANALYZE`) with that
+    /// account as the first `uuid` argument (`$1`, the viewer of every feed statement).
+    func explain(analyzingAs viewer: UUID? = nil) async throws -> [(name: String, text: String)] {
         var plans: [(name: String, text: String)] = []
         for (index, statement) in self.statements.enumerated() {
             let types = try await self.connection.query(
                 "SELECT parameter_types::text[] FROM pg_prepared_statements WHERE name = \("hot\(index)")", logger: self.logger
             ).collect()[0].decode([String].self)
-            let arguments = types.map { type in
+            let arguments = types.enumerated().map { position, type in
                 switch type {
+                case "uuid" where position == 0 && viewer != nil: "'\(viewer!)'"
                 case "uuid": "'\(UUID())'"
                 case "uuid[]": "ARRAY['\(UUID())', '\(UUID())']::uuid[]"
                 case "text": "'\(self.tag)'"
@@ -229,7 +285,11 @@ struct PlanSession {
                 }
             }
             let lines = try await self.connection.query(
-                PostgresQuery(unsafeSQL: "EXPLAIN EXECUTE hot\(index)(\(arguments.joined(separator: ", ")))"), logger: self.logger
+                PostgresQuery(
+                    unsafeSQL:
+                        "EXPLAIN \(viewer == nil ? "" : "(ANALYZE, COSTS OFF, TIMING OFF) ")EXECUTE hot\(index)(\(arguments.joined(separator: ", ")))"
+                ),
+                logger: self.logger
             ).collect().map { try $0.decode(String.self) }
             plans.append((statement.name, lines.joined(separator: "\n")))
         }
