@@ -36,17 +36,8 @@ struct QueryPlanTests {
     func feedsWithoutBlocks() async throws {
         try await withFreshDatabase { configuration in
             let database = TestDatabase(configuration: configuration)
-            var logger = Logger(label: "soom-test-plans")
-            logger.logLevel = .warning
-            var plan = Seeder.Plan()
-            plan.accounts = 300
-            plan.cards = 3000
-            plan.comments = 300
-            plan.likes = 3000
-            plan.favorites = 0
-            _ = try await Seeder(configuration: configuration, logger: logger).run(plan)  // ends with ANALYZE
+            let tag = try await Self.seed(configuration, accounts: 300, cards: 3000, comments: 300, likes: 3000)
             #expect(try await database.scalar("SELECT count(*)::int FROM blocks") == 0)
-            let tag = try await database.rows("SELECT key FROM tags ORDER BY usage_count DESC LIMIT 1")[0].decode(String.self)
 
             let session = try await PlanSession(configuration, tag: tag, statements: Self.feeds)
             do {
@@ -70,6 +61,22 @@ struct QueryPlanTests {
         }
     }
 
+    /// Fills the database with `soom seed`'s generator (no favourite tags), which ends with
+    /// `ANALYZE`; returns the most used tag's key.
+    static func seed(_ configuration: DatabaseConfiguration, accounts: Int, cards: Int, comments: Int, likes: Int) async throws -> String {
+        var logger = Logger(label: "soom-test-plans")
+        logger.logLevel = .warning
+        var plan = Seeder.Plan()
+        plan.accounts = accounts
+        plan.cards = cards
+        plan.comments = comments
+        plan.likes = likes
+        plan.favorites = 0
+        _ = try await Seeder(configuration: configuration, logger: logger).run(plan)
+        return try await TestDatabase(configuration: configuration).rows("SELECT key FROM tags ORDER BY usage_count DESC LIMIT 1")[0]
+            .decode(String.self)
+    }
+
     /// The first pages of the latest and tag feeds, for the reader and as kept for everyone.
     static let firstPages = Self.feeds.filter { $0.0.hasPrefix("latest, first") || $0.0.hasPrefix("tag feed, first") }
 
@@ -82,18 +89,9 @@ struct QueryPlanTests {
     func blockProbesOnlyForReadersWithBlocks() async throws {
         try await withFreshDatabase { configuration in
             let database = TestDatabase(configuration: configuration)
-            var logger = Logger(label: "soom-test-plans")
-            logger.logLevel = .warning
-            var plan = Seeder.Plan()
-            plan.accounts = 100
-            plan.cards = 1000
-            plan.comments = 0
-            plan.likes = 500
-            plan.favorites = 0
-            _ = try await Seeder(configuration: configuration, logger: logger).run(plan)
+            let tag = try await Self.seed(configuration, accounts: 100, cards: 1000, comments: 0, likes: 500)
             #expect(try await database.scalar("SELECT count(*)::int FROM blocks") == 0)
             #expect(try await database.scalar("SELECT count(*)::int FROM reports") == 0)
-            let tag = try await database.rows("SELECT key FROM tags ORDER BY usage_count DESC LIMIT 1")[0].decode(String.self)
             let accounts = try await database.rows("SELECT id FROM accounts ORDER BY id LIMIT 2").map { try $0.decode(UUID.self) }
             let reader = accounts[0]
 
