@@ -448,15 +448,19 @@ def load_rounds(rows_path):
 SHARE_GOAL = 0.8
 
 
+def share_judged(route, cache_on):
+    """Whether a row's share of the reference has a goal: not /healthz (it reads no data: the
+    machine's noise), and not with the cache off (its goal is the p99 alone)."""
+    return route != "healthz" and cache_on
+
+
 def suspects(rows_path, stage, cache):
     """The stage's routes whose share of the reference is under SHARE_GOAL so far, one per line
     (none with the cache off, where the share has no goal; never /healthz): growing.sh measures
     these in SOOM_BENCH_CONFIRM_ROUNDS more paired rounds before the report judges them."""
-    if float(cache) <= 0:
-        return
     rounds, _ = load_rounds(rows_path)
     for route in ROUTES:
-        if route == "healthz" or (stage, route) not in rounds:
+        if not share_judged(route, float(cache) > 0) or (stage, route) not in rounds:
             continue
         share = paired_share(rounds[(stage, route)], rounds.get((REFERENCE + stage, route), []))
         if share is not None and share < SHARE_GOAL:
@@ -511,7 +515,7 @@ def report(rows_path, stages_path, empty_path, cache, rounds_count, duration, ou
                              + " (reference errors)")
             if share is None:
                 versus = "—"
-            elif route == "healthz" or not cache_on:
+            elif not share_judged(route, cache_on):
                 versus = f"{share:.0%} (no goal: " + ("the machine's noise)" if route == "healthz" else "the cache is off)")
             else:
                 more = len(rounds[(stage, route)])

@@ -32,9 +32,10 @@ enum CardRow {
 
     /// Whether `viewer` may see the card `c`: it is live, neither its author nor the viewer
     /// blocked the other, and the viewer did not report it. Every read of cards filters with
-    /// this — the one place a block or a report reaches all feeds, lists and details. One probe
-    /// of the `blocks` primary key per card (the pairs (viewer, author) and (author, viewer); a
-    /// self-block cannot exist) and one of the `reports` primary key.
+    /// this — the one place a block or a report reaches all feeds, lists and details. For a viewer
+    /// with any block or report, one probe of the `blocks` primary key per card (the pairs
+    /// (viewer, author) and (author, viewer); a self-block cannot exist) and one of the `reports`
+    /// primary key; for any other viewer, one check per statement (`notBlockedNorReported`).
     static func visible(to viewer: String) -> String {
         "\(Self.live) AND \(Self.notBlockedNorReported(viewer))"
     }
