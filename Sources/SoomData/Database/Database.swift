@@ -214,27 +214,30 @@ public struct Database: Sendable {
                         outcome.finish(.failure(error))
                     }
                 }
-                // The deadline is a timer on an event loop: far cheaper than a sleeping task per query.
-                let loop = MultiThreadedEventLoopGroup.singleton.any()
+                // Deadlines are entries in one coarse timer's table (`DeadlineWheel`): arming and
+                // cancelling them costs no wake-up of an event loop.
+                let wheel = DeadlineWheel.shared
                 let patience = min(timeout, Self.connectionPatience)
-                let noConnection = loop.scheduleTask(in: .nanoseconds(Int64(patience.nanoseconds))) {
-                    if gate?.expireWhileWaiting() ?? false {
-                        outcome.finish(.failure(DatabaseUnavailable(reason: "no connection within \(patience)")))
+                let noConnection = gate.map { gate in
+                    wheel.schedule(in: .nanoseconds(Int64(patience.nanoseconds))) {
+                        if gate.expireWhileWaiting() {
+                            outcome.finish(.failure(DatabaseUnavailable(reason: "no connection within \(patience)")))
+                        }
                     }
                 }
-                let deadline = loop.scheduleTask(in: .nanoseconds(Int64(timeout.nanoseconds))) {
+                let deadline = wheel.schedule(in: .nanoseconds(Int64(timeout.nanoseconds))) {
                     if gate?.expire() ?? true {
                         outcome.finish(.failure(DatabaseTimeout()))
                     } else {
-                        loop.scheduleTask(in: .seconds(5)) {
+                        _ = wheel.schedule(in: .seconds(5)) {
                             outcome.finish(.failure(DatabaseUnavailable(reason: "no answer to a commit")))
                         }
                     }
                 }
                 outcome.onFinish {
                     work.cancel()
-                    noConnection.cancel()
-                    deadline.cancel()
+                    if let noConnection { wheel.cancel(noConnection) }
+                    wheel.cancel(deadline)
                 }
             }
         } onCancel: {
