@@ -21,10 +21,18 @@ struct DeadlineWheelTests {
         DeadlineWheel(resolution: resolution, loop: MultiThreadedEventLoopGroup.singleton.next())
     }
 
-    /// Waits until `condition` holds, for at most `limit`.
-    private static func eventually(within limit: Duration = .seconds(5), _ condition: () -> Bool) async throws {
+    /// Waits until `condition` holds; an issue if it does not within `limit`.
+    private static func eventually(
+        within limit: Duration = .seconds(10), _ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
+    ) async throws {
         let started = ContinuousClock.now
-        while !condition(), ContinuousClock.now - started < limit { try await Task.sleep(for: .milliseconds(5)) }
+        while !condition() {
+            guard ContinuousClock.now - started < limit else {
+                Issue.record("not within \(limit): \(what)", sourceLocation: sourceLocation)
+                return
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
     }
 
     @Test("an action runs once, after its delay, and the timer stops when nothing is left")
@@ -33,14 +41,13 @@ struct DeadlineWheelTests {
         let runs = Record<[ContinuousClock.Instant]>([])
         let started = ContinuousClock.now
         _ = wheel.schedule(in: .milliseconds(150)) { runs.withLock { $0.append(.now) } }
-        #expect(wheel.pending == 1 && wheel.isTicking)
-        try await Self.eventually { runs.withLock { !$0.isEmpty } }
+        try await Self.eventually("the action ran") { runs.withLock { !$0.isEmpty } }
         let ran = try #require(runs.withLock { $0.first })
         // Not before its delay (measured from before it was scheduled). How late is not checked:
         // with the whole suite on two cores, this task itself may wake seconds late.
         #expect(ran - started >= .milliseconds(150), "ran \(ran - started) after it was scheduled")
-        try await Self.eventually { !wheel.isTicking }
-        #expect(wheel.pending == 0 && !wheel.isTicking)
+        try await Self.eventually("the timer stopped") { !wheel.isTicking }
+        #expect(wheel.pending == 0)
         try await Task.sleep(for: .milliseconds(50))
         #expect(runs.withLock { $0.count } == 1)
     }
@@ -49,14 +56,18 @@ struct DeadlineWheelTests {
     func cancelled() async throws {
         let wheel = Self.wheel()
         let ran = Record<Set<Int>>([])
-        let tokens = (0..<10).map { index in wheel.schedule(in: .milliseconds(30)) { _ = ran.withLock { $0.insert(index) } } }
+        // The even ones are due in 10 s, so a stalled test cannot see them run before it cancels them.
+        let tokens = (0..<10).map { index in
+            wheel.schedule(in: .milliseconds(index.isMultiple(of: 2) ? 10_000 : 30)) { _ = ran.withLock { $0.insert(index) } }
+        }
+        #expect(wheel.isTicking && wheel.pending >= 5)
         for index in stride(from: 0, to: 10, by: 2) { wheel.cancel(tokens[index]) }
-        try await Self.eventually { wheel.pending == 0 && !wheel.isTicking }
-        try await Task.sleep(for: .milliseconds(60))
+        try await Self.eventually("the kept actions ran and the timer stopped") { wheel.pending == 0 && !wheel.isTicking }
         #expect(ran.withLock { $0 } == [1, 3, 5, 7, 9])
-        // Cancelling what already ran changes nothing.
+        // Cancelling what already ran changes nothing, and nothing runs after.
         wheel.cancel(tokens[1])
-        #expect(wheel.pending == 0)
+        try await Task.sleep(for: .milliseconds(60))
+        #expect(ran.withLock { $0 } == [1, 3, 5, 7, 9] && wheel.pending == 0)
     }
 
     @Test("an action may schedule another; the timer starts again after it stopped")
@@ -67,11 +78,10 @@ struct DeadlineWheelTests {
             order.withLock { $0.append("first") }
             _ = wheel.schedule(in: .milliseconds(20)) { order.withLock { $0.append("second") } }
         }
-        try await Self.eventually { order.withLock { $0.count } == 2 }
-        try await Self.eventually { !wheel.isTicking }
-        #expect(!wheel.isTicking)
+        try await Self.eventually("both actions ran") { order.withLock { $0.count } == 2 }
+        try await Self.eventually("the timer stopped") { !wheel.isTicking }
         _ = wheel.schedule(in: .milliseconds(10)) { order.withLock { $0.append("third") } }
-        try await Self.eventually { order.withLock { $0.count } == 3 }
+        try await Self.eventually("the third action ran") { order.withLock { $0.count } == 3 }
         #expect(order.withLock { $0 } == ["first", "second", "third"])
     }
 
@@ -90,10 +100,11 @@ struct DeadlineWheelTests {
                 }
             }
         }
-        try await Self.eventually { wheel.pending == 0 && !wheel.isTicking }
+        try await Self.eventually("every kept action ran and the timer stopped") { wheel.pending == 0 && !wheel.isTicking }
         let kept = Set((0..<8).flatMap { task in stride(from: 0, to: 500, by: 3).map { task * 1000 + $0 } })
         let ran = runs.withLock { $0 }
-        // A cancel may come after its action ran (delays of 0-6 ms): those ran once too; no other ran, none twice.
+        // A cancel may come after its action ran (delays of 0-6 ms), so a cancelled one may have
+        // run too; what is checked is that every kept one ran, and none twice.
         #expect(kept.isSubset(of: Set(ran.keys)))
         #expect(ran.values.allSatisfy { $0 == 1 })
         #expect(wheel.pending == 0 && !wheel.isTicking)

@@ -215,7 +215,7 @@ public struct Database: Sendable {
                     }
                 }
                 // Deadlines are entries in one coarse timer's table (`DeadlineWheel`): arming and
-                // cancelling them costs no wake-up of an event loop.
+                // cancelling them wakes no event loop (but the first after an idle pause).
                 let wheel = DeadlineWheel.shared
                 let patience = min(timeout, Self.connectionPatience)
                 let noConnection = gate.map { gate in

@@ -9,8 +9,9 @@ import Synchronization
 /// it, from a thread of the concurrency pool, and one more for the `noConnection` timer) and the
 /// cancellations: about a tenth of the server's CPU on a feed page read from PostgreSQL (perf, the
 /// 2-core VM). Here arming and cancelling are an insert and a removal under a lock. One timer, on
-/// one event loop, runs only while deadlines are pending, and runs each due action at most
-/// `resolution` after its time.
+/// one event loop, runs only while deadlines are pending (starting it again after a pause is the
+/// only cross-thread wake-up), and runs each due action about `resolution` after its time at most
+/// (plus whatever else that loop is busy with).
 ///
 /// Actions run on that event loop, outside the lock; they may schedule further deadlines.
 final class DeadlineWheel: Sendable {
@@ -19,7 +20,7 @@ final class DeadlineWheel: Sendable {
         fileprivate let id: UInt64
     }
 
-    /// The one the database layer uses: 50 ms late at most, against deadlines of seconds.
+    /// The one the database layer uses: about 50 ms late at most, against deadlines of seconds.
     static let shared = DeadlineWheel(resolution: .milliseconds(50), loop: MultiThreadedEventLoopGroup.singleton.next())
 
     private struct Entry {
@@ -30,7 +31,7 @@ final class DeadlineWheel: Sendable {
     private struct State {
         var entries: [UInt64: Entry] = [:]
         var lastID: UInt64 = 0
-        /// Whether a tick is scheduled; exactly one is while this is true.
+        /// Whether a tick is scheduled (or about to be, by the `schedule` that set this); only one is.
         var ticking = false
     }
 
@@ -38,6 +39,8 @@ final class DeadlineWheel: Sendable {
     private let resolution: TimeAmount
     private let loop: any EventLoop
 
+    /// `loop` must outlive the wheel (the singleton group's loops are never shut down): a tick
+    /// that cannot be scheduled would leave every later deadline unchecked.
     init(resolution: TimeAmount, loop: any EventLoop) {
         self.resolution = resolution
         self.loop = loop
