@@ -46,7 +46,8 @@ final class DeadlineWheel: Sendable {
         self.loop = loop
     }
 
-    /// Runs `action` once `delay` has passed (up to `resolution` later), unless `cancel`led first.
+    /// Runs `action` once `delay` has passed, unless `cancel`led first: about `resolution` later at
+    /// most, plus whatever else the wheel's event loop is busy with.
     func schedule(in delay: TimeAmount, _ action: @escaping @Sendable () -> Void) -> Token {
         let due = NIODeadline.now() + delay
         let (token, startTicking) = self.state.withLock { state in
