@@ -69,11 +69,11 @@
 #   SOOM_BENCH_SKIP_BUILD=0         1: use the existing .build-release binary
 #   SOOM_FEED_CACHE=0.5             passed to the server; 0 turns the page cache off (then the
 #                                   latest, tag and detail goals are p99 ≤ 25 ms alone)
-#   SOOM_DB_POOL_SIZE=2×cores       passed to both servers: the low end of the documented 2–4
-#                                   connections per database core, as the database shares this
-#                                   machine's cores with the server and wrk (the k8s ConfigMap's 4
-#                                   on 2 cores; the server's own default, 8, is for a database
-#                                   with cores of its own)
+#   SOOM_DB_POOL_SIZE=2×cores       passed to both servers (at most 100): the low end of the
+#                                   documented 2–4 connections per database core, as the database
+#                                   shares this machine's cores with the server and wrk (the k8s
+#                                   ConfigMap's 4 on 2 cores; the server's own default, 8, is for
+#                                   a database with cores of its own)
 # shellcheck source-path=SCRIPTDIR
 set -euo pipefail
 
@@ -107,7 +107,8 @@ KEEP=${SOOM_BENCH_KEEP:-0}
 WAIT_QUIET=${SOOM_BENCH_WAIT_QUIET:-1}
 SKIP_BUILD=${SOOM_BENCH_SKIP_BUILD:-0}
 FEED_CACHE=${SOOM_FEED_CACHE:-0.5}
-DB_POOL=${SOOM_DB_POOL_SIZE:-$((2 * $(nproc)))}
+CORES=$(nproc)
+DB_POOL=${SOOM_DB_POOL_SIZE:-$((2 * CORES > 100 ? 100 : 2 * CORES))}   # the server takes 1-100
 CARDS_PER_ACCOUNT=20
 AUTHOR_SHARE=0.005   # of the cards: the author's, whose cards are read
 URL="http://127.0.0.1:$PORT"
