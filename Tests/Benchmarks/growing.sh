@@ -109,6 +109,8 @@ SKIP_BUILD=${SOOM_BENCH_SKIP_BUILD:-0}
 FEED_CACHE=${SOOM_FEED_CACHE:-0.5}
 CORES=$(nproc)
 DB_POOL=${SOOM_DB_POOL_SIZE:-$((2 * CORES > 100 ? 100 : 2 * CORES))}   # the server takes 1-100
+# The growing server and every reference run with exactly these settings.
+SERVER_ENV=(SOOM_RATE_LIMIT=off "SOOM_FEED_CACHE=$FEED_CACHE" "SOOM_DB_POOL_SIZE=$DB_POOL" "SOOM_LOG_LEVEL=$LOG_LEVEL")
 CARDS_PER_ACCOUNT=20
 AUTHOR_SHARE=0.005   # of the cards: the author's, whose cards are read
 URL="http://127.0.0.1:$PORT"
@@ -160,8 +162,7 @@ install_and_build
 take_lock
 
 say "starting the server on $URL on an empty database ($DATA), SOOM_FEED_CACHE=$FEED_CACHE, SOOM_DB_POOL_SIZE=$DB_POOL"
-SOOM_RATE_LIMIT=off SOOM_FEED_CACHE=$FEED_CACHE SOOM_DB_POOL_SIZE=$DB_POOL SOOM_LOG_LEVEL=$LOG_LEVEL \
-    "$BIN" serve --port "$PORT" --data-directory "$DATA" >"$WORK/server.log" 2>&1 &
+env "${SERVER_ENV[@]}" "$BIN" serve --port "$PORT" --data-directory "$DATA" >"$WORK/server.log" 2>&1 &
 SERVER_PID=$!
 wait_ready
 
@@ -423,8 +424,7 @@ start_reference() {
         -D "$REF_DATA/postgres" -X stream -c fast
     copied=$(elapsed "$started")
     started=$(now)
-    SOOM_RATE_LIMIT=off SOOM_FEED_CACHE=$FEED_CACHE SOOM_DB_POOL_SIZE=$DB_POOL SOOM_LOG_LEVEL=$LOG_LEVEL \
-        "$BIN" serve --port "$REF_PORT" --data-directory "$REF_DATA" >>"$WORK/reference.log" 2>&1 &
+    env "${SERVER_ENV[@]}" "$BIN" serve --port "$REF_PORT" --data-directory "$REF_DATA" >>"$WORK/reference.log" 2>&1 &
     REF_PID=$!
     wait_ready "$REF_URL" "$WORK/reference.log"
     REF_POSTMASTER=$(sed -n 1p "$REF_DATA/postgres/postmaster.pid")
