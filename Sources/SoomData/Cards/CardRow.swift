@@ -157,7 +157,7 @@ enum CardRow {
         let font = try cells.next(String.self)
         let backgroundKind = try cells.next(String.self)
         let backgroundRef = try cells.next(String.self)
-        let tags = try cells.next([String].self)
+        let tags = try cells.nextTextArray()
         let parentID = try cells.next(UUID?.self)
         let parentDeleted = try cells.next(Bool.self)
         let createdAt = try cells.next(Date.self)
@@ -202,14 +202,14 @@ enum CardRow {
 }
 
 /// A prepared statement whose rows are `CardRow.select`'s columns: a card and its keyset position.
-protocol CardRowStatement: PostgresPreparedStatement where Row == (card: Card, micros: Int64) {}
+protocol CardRowStatement: NamedStatement where Row == (card: Card, micros: Int64) {}
 
 extension CardRowStatement {
     func decodeRow(_ row: PostgresRow) throws -> Row { try CardRow.decode(row) }
 }
 
 /// A prepared statement whose rows are `CardRow.position`'s columns: a card's keyset position only.
-protocol PositionRowStatement: PostgresPreparedStatement where Row == FeedPosition {}
+protocol PositionRowStatement: NamedStatement where Row == FeedPosition {}
 
 extension PositionRowStatement {
     func decodeRow(_ row: PostgresRow) throws -> Row { try CardRow.decodePosition(row) }

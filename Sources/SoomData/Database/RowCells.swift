@@ -23,6 +23,44 @@ struct RowCells {
         return try cell.decode(T.self, file: file, line: line)
     }
 
+    /// The next cell, a `text[]`, as its strings.
+    ///
+    /// `next([String].self)` goes through PostgresNIO's conditional `Array: PostgresDecodable`
+    /// conformance, whose witness table and element metadata are looked up at run time for every
+    /// row. A card's tags are always a one-dimensional array without NULLs in binary format, read
+    /// here directly; any other shape (text format, NULLs, more dimensions, a short buffer) is left
+    /// to PostgresNIO's decoder, which decodes it or throws its usual `PostgresDecodingError`.
+    mutating func nextTextArray(file: String = #fileID, line: Int = #line) throws -> [String] {
+        guard let cell = self.cells.next() else { throw Exhausted(type: "[String]", file: file, line: line) }
+        if let strings = Self.textArray(cell) { return strings }
+        return try cell.decode([String].self, file: file, line: line)
+    }
+
+    /// `cell`'s strings when it is a binary, one-dimensional `text[]` or `varchar[]` without NULLs,
+    /// nil otherwise. PostgreSQL's array format: the number of dimensions, a has-NULLs flag, the
+    /// element type; per dimension its length and lower bound (1, as PostgresNIO requires); then
+    /// each element's length and bytes.
+    static func textArray(_ cell: PostgresCell) -> [String]? {
+        guard cell.format == .binary, cell.dataType == .textArray || cell.dataType == .varcharArray, var bytes = cell.bytes,
+            let dimensions = bytes.readInteger(endianness: .big, as: Int32.self),
+            let hasNulls = bytes.readInteger(endianness: .big, as: Int32.self), hasNulls == 0,
+            bytes.readInteger(endianness: .big, as: UInt32.self) != nil
+        else { return nil }
+        if dimensions == 0 { return bytes.readableBytes == 0 ? [] : nil }
+        guard dimensions == 1, let count = bytes.readInteger(endianness: .big, as: Int32.self), count >= 0,
+            bytes.readInteger(endianness: .big, as: Int32.self) == 1
+        else { return nil }
+        var strings: [String] = []
+        strings.reserveCapacity(Int(count))
+        for _ in 0..<count {
+            guard let length = bytes.readInteger(endianness: .big, as: Int32.self), length >= 0,
+                let string = bytes.readString(length: Int(length))
+            else { return nil }
+            strings.append(string)
+        }
+        return bytes.readableBytes == 0 ? strings : nil
+    }
+
     /// A row had fewer columns than its decoder reads: a statement and its decoder disagree.
     struct Exhausted: Error, CustomStringConvertible {
         let type: String
