@@ -25,7 +25,7 @@ extension CardStatements {
     /// card's order, `$10`/`$11` the latitude/longitude of the location's cell centre, `$12` creation
     /// time, `$13` expiry, `$14`/`$15` tag keys and names in key order, `$16` the cell's key. Every one is cast, so the types never depend on a first
     /// execution's values (a `NULL` parent, say).
-    struct Insert: PostgresPreparedStatement {
+    struct Insert: NamedStatement {
         static let sql = """
             WITH author AS (SELECT id, restricted_until FROM accounts WHERE id = $1::uuid FOR NO KEY UPDATE),
             restriction AS (SELECT restricted_until AS until FROM author WHERE restricted_until > now()),

@@ -122,7 +122,7 @@ protocol SharedPageStatement: CardRowStatement {
 }
 
 /// The shared form of `Base`: the same bindings, `Base.sharedSQL`, rows with the block column.
-struct SharedPageRead<Base: SharedPageStatement>: PostgresPreparedStatement {
+struct SharedPageRead<Base: SharedPageStatement>: NamedStatement {
     static var sql: String { Base.sharedSQL }
     typealias Row = (card: Card, micros: Int64, blocked: Bool)
 
@@ -150,7 +150,7 @@ extension CardStatements {
     /// `viewer` CTE) says so, and only a viewer with any of them pays for the probes per author and
     /// per card (`CASE` guarantees the order). Measured with pgbench on 1.2M cards, 4 clients:
     /// 3,120 → 4,244 statements/s, where the likes probes alone give 4,502.
-    struct ViewerMarks: PostgresPreparedStatement {
+    struct ViewerMarks: NamedStatement {
         static let sql = """
             WITH viewer AS (
                 SELECT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = $1)
@@ -192,7 +192,7 @@ extension CardStatements {
 
 /// A feed's first page that needs only the viewer (`$1`; for an author's positions, the author)
 /// and the page's rows (`$2`, at most `CardStatements.maximumPageRows`).
-protocol FirstPageStatement: PostgresPreparedStatement {
+protocol FirstPageStatement: NamedStatement {
     var viewer: UUID { get }
     var limit: Int { get }
 }
@@ -208,7 +208,7 @@ extension FirstPageStatement {
 
 /// A feed's later page: the viewer (`$1`), the cursor's microseconds (`$2`) and card ID (`$3`),
 /// and the page's rows (`$4`, at most `CardStatements.maximumPageRows`).
-protocol LaterPageStatement: PostgresPreparedStatement {
+protocol LaterPageStatement: NamedStatement {
     var viewer: UUID { get }
     var position: FeedPosition { get }
     var limit: Int { get }

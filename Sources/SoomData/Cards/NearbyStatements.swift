@@ -120,7 +120,7 @@ enum NearbyStatements {
     /// `$1` the prefixes, `$2`/`$3` the time (µs) and id each starts below, `$4` their sizes, `$5`
     /// the viewer no one is. Each prefix is read through its index newest first, index-only, up
     /// to its size; then only those cards are read in full. Rows come in the keys' order.
-    struct Chunks<Length: PrefixLength>: PostgresPreparedStatement {
+    struct Chunks<Length: PrefixLength>: NamedStatement {
         typealias Row = (key: Int, entry: NearbyChunk.Entry)
         static var sql: String { NearbyStatements.chunkTexts[Length.value]! }
 

@@ -4,7 +4,7 @@ import SoomDomain
 
 /// A live session and its account: run on every authenticated request that `SessionCache` cannot
 /// answer, so it is a prepared statement (parsed and planned once per connection, not once per request).
-struct SessionAccountStatement: PostgresPreparedStatement {
+struct SessionAccountStatement: NamedStatement {
     static let sql = """
         SELECT \(AccountRow.columns("a")), s.expires_at AS session_expires_at FROM sessions s JOIN accounts a ON a.id = s.account_id
         WHERE s.token_hash = $1 AND s.expires_at > $2

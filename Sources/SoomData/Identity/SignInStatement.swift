@@ -6,7 +6,7 @@ import Synchronization
 /// A sign-in in one prepared statement: find the account by its key's fingerprint, spend the
 /// challenge only when the account exists, and open the session only when this very statement
 /// spent the challenge. No row: the key is unknown (and the challenge stays unspent).
-struct SignInStatement: PostgresPreparedStatement {
+struct SignInStatement: NamedStatement {
     static let sql = """
         WITH account AS (SELECT \(AccountRow.columns("a")) FROM accounts a WHERE a.key_fingerprint = $1),
         spent AS (

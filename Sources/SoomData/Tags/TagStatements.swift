@@ -12,7 +12,7 @@ enum TagStatements {
     static let maximumRows = TagSearch.maximumLimit
 
     /// The top ten: the first entries of `tags_ranked_idx`, whatever the number of cards or tags.
-    struct Ranked: PostgresPreparedStatement {
+    struct Ranked: NamedStatement {
         static let sql = """
             SELECT name, usage_count FROM (
                 SELECT name, usage_count, key FROM tags WHERE usage_count > 0 ORDER BY usage_count DESC, key LIMIT \(maximumRows)
@@ -43,7 +43,7 @@ enum TagStatements {
     /// by count, exactly the answer. A longer prefix reads its three-character group by count and
     /// keeps the keys that start with it. Nothing depends on the number of cards or tags beyond
     /// the size of one three-character group.
-    struct Search: PostgresPreparedStatement {
+    struct Search: NamedStatement {
         static let sql = """
             SELECT name, usage_count FROM (
                 (SELECT key, name, usage_count FROM tags WHERE left(key, 1) = $1 AND usage_count > 0 AND $3::int = 1

@@ -1,0 +1,45 @@
+import PostgresNIO
+import Testing
+
+@testable import SoomData
+
+@Suite("NamedStatement: every statement keeps PostgresNIO's name, made once")
+struct NamedStatementTests {
+    @Test("the names are PostgresNIO's default, one per type and per generic instantiation, the same on every read")
+    func names() {
+        let types: [any NamedStatement.Type] = [
+            CardStatements.Detail.self, CardStatements.LatestFirst.self, CardStatements.LatestAfter.self,
+            SharedPageRead<CardStatements.LatestFirst>.self, SharedPageRead<TagStatements.FeedFirst>.self,
+            TagStatements.FeedFirst.self, TagStatements.FeedAfter.self, TagStatements.Ranked.self,
+            NearbyStatements.First<PrefixLength3>.self, NearbyStatements.First<PrefixLength6>.self,
+            NearbyStatements.Chunks<PrefixLength4>.self, SessionAccountStatement.self,
+        ]
+        var seen = Set<String>()
+        for type in types {
+            let name = type.name
+            #expect(name == String(reflecting: type), "\(name)")
+            #expect(type.name == name, "read again: \(name)")
+            #expect(seen.insert(name).inserted, "\(name) is another statement's name")
+        }
+        #expect(seen.count == types.count)
+    }
+
+    @Test("many tasks reading names at once all see the same names")
+    func concurrent() async {
+        let names = await withTaskGroup(of: [String].self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    (0..<200).map { index in
+                        index.isMultiple(of: 2)
+                            ? NearbyStatements.After<PrefixLength5>.name : SharedPageRead<TagStatements.FeedAfter>.name
+                    }
+                }
+            }
+            return await group.reduce(into: Set<String>()) { $0.formUnion($1) }
+        }
+        let expected: Set = [
+            String(reflecting: NearbyStatements.After<PrefixLength5>.self), String(reflecting: SharedPageRead<TagStatements.FeedAfter>.self),
+        ]
+        #expect(names == expected)
+    }
+}
