@@ -5,8 +5,8 @@ import Synchronization
 ///
 /// PostgresNIO names a statement `String(reflecting: Self.self)` by default and reads the name at
 /// every execution (to find the connection's prepared copy). Building that string demangles the
-/// type's name: about 1 % of the server's CPU on an uncached feed page, more for the generic
-/// statements. The name is the same as PostgresNIO's, made once and then read from a table.
+/// type's name: 0.8 % of the server's CPU on an uncached tag feed page (perf, 1M cards). The name
+/// is the same as PostgresNIO's, made once and then read from a table.
 protocol NamedStatement: PostgresPreparedStatement {}
 
 extension NamedStatement {
