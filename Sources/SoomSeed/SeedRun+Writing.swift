@@ -152,20 +152,21 @@ extension SeedRun {
         try await self.execute(
             """
             CREATE TEMPORARY TABLE seed_card_tags ON COMMIT DROP AS
-            SELECT DISTINCT ON (c.id, lower(t.name)) lower(t.name) COLLATE "C" AS tag_key, t.name, c.id AS card_id, c.created_at
+            SELECT DISTINCT ON (c.id, lower(t.name)) lower(t.name) COLLATE "C" AS tag_key, t.name, c.id AS card_id, c.author_id, c.created_at
             FROM seed_cards AS c, unnest(c.tags) AS t (name)
             ORDER BY c.id, lower(t.name)
             """)
-        try await self.execute(
-            """
-            INSERT INTO card_tags (tag_key, card_id, created_at)
-            SELECT tag_key, card_id, created_at FROM seed_card_tags ORDER BY tag_key, created_at DESC, card_id DESC
-            """)
+        // The tags first: the tag rows' trigger counts each tag's authors on its `tags` row.
         try await self.execute(
             """
             INSERT INTO tags AS t (key, name, usage_count)
             SELECT tag_key, (array_agg(name ORDER BY created_at))[1], count(*) FROM seed_card_tags GROUP BY tag_key ORDER BY tag_key
             ON CONFLICT (key) DO UPDATE SET usage_count = t.usage_count + EXCLUDED.usage_count
+            """)
+        try await self.execute(
+            """
+            INSERT INTO card_tags (tag_key, card_id, author_id, created_at)
+            SELECT tag_key, card_id, author_id, created_at FROM seed_card_tags ORDER BY tag_key, created_at DESC, card_id DESC
             """)
     }
 

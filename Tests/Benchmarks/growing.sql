@@ -188,12 +188,15 @@ ON CONFLICT DO NOTHING;
 
 -- Tags: one card_tags row per card and tag (names are their own keys), the usage counts in key order.
 CREATE TEMP TABLE grow_card_tags ON COMMIT DROP AS
-SELECT DISTINCT t.name COLLATE "C" AS tag_key, c.id AS card_id, c.created_at
-FROM (SELECT id, tags, created_at FROM grow_cards UNION ALL SELECT id, tags, created_at FROM grow_comments) AS c, unnest(c.tags) AS t (name);
-INSERT INTO card_tags (tag_key, card_id, created_at) SELECT tag_key, card_id, created_at FROM grow_card_tags ORDER BY tag_key, created_at DESC, card_id DESC;
+SELECT DISTINCT t.name COLLATE "C" AS tag_key, c.id AS card_id, c.author_id, c.created_at
+FROM (SELECT id, author_id, tags, created_at FROM grow_cards UNION ALL SELECT id, author_id, tags, created_at FROM grow_comments) AS c,
+     unnest(c.tags) AS t (name);
+-- The tags first: the tag rows' trigger (migration 0018) counts each tag's authors on its row.
 INSERT INTO tags AS t (key, name, usage_count)
 SELECT tag_key, tag_key, count(*) FROM grow_card_tags GROUP BY tag_key ORDER BY tag_key
 ON CONFLICT (key) DO UPDATE SET usage_count = t.usage_count + EXCLUDED.usage_count;
+INSERT INTO card_tags (tag_key, card_id, author_id, created_at)
+SELECT tag_key, card_id, author_id, created_at FROM grow_card_tags ORDER BY tag_key, created_at DESC, card_id DESC;
 
 INSERT INTO likes (card_id, account_id, created_at) SELECT card_id, account_id, created_at FROM grow_likes ORDER BY card_id, account_id;
 

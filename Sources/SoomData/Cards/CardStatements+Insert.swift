@@ -10,7 +10,9 @@ extension CardStatements {
     /// It checks that the author may post (exists, not restricted), the background's owner and
     /// the parent's liveness (and that neither the author nor the parent's author blocked the
     /// other), counts the comment card on its parent or the card on its author, inserts, records
-    /// its tags (`card_tags` rows, `tags.usage_count` + 1 each), notifies the parent's author, and
+    /// its tags (`card_tags` rows, `tags.usage_count` + 1 each; the rows' trigger counts the tags'
+    /// authors, migration 0018), notifies the parent's author (one unread notification per
+    /// commenter and card), and
     /// queues the favourite-tag notifications when another account favours one of the tags, and
     /// fans a top-level card out to the following inboxes of its author's wide followers
     /// (`fan_out_card`, migration 0013) — all or nothing.
@@ -49,8 +51,8 @@ extension CardStatements {
                 UPDATE accounts SET card_count = card_count + 1
                 WHERE id = $1::uuid AND EXISTS (SELECT 1 FROM inserted WHERE parent_id IS NULL)),
             tagged AS (
-                INSERT INTO card_tags (tag_key, card_id, created_at)
-                SELECT k, $5::uuid, $12::timestamptz FROM unnest($14::text[]) AS k WHERE EXISTS (SELECT 1 FROM inserted)),
+                INSERT INTO card_tags (tag_key, card_id, author_id, created_at)
+                SELECT k, $5::uuid, $1::uuid, $12::timestamptz FROM unnest($14::text[]) AS k WHERE EXISTS (SELECT 1 FROM inserted)),
             tag_counts AS (
                 INSERT INTO tags AS t (key, name, usage_count)
                 SELECT k, n, 1 FROM unnest($14::text[], $15::text[]) AS u (k, n)
@@ -59,7 +61,8 @@ extension CardStatements {
             commented AS (
                 INSERT INTO notifications (id, recipient_id, type, actor_id, card_id, created_at)
                 SELECT gen_random_uuid(), p.author_id, 'card_commented', $1::uuid, p.id, $12::timestamptz
-                FROM parent p WHERE p.author_id <> $1::uuid AND EXISTS (SELECT 1 FROM inserted)),
+                FROM parent p WHERE p.author_id <> $1::uuid AND EXISTS (SELECT 1 FROM inserted)
+                ON CONFLICT (recipient_id, actor_id, card_id) WHERE type = 'card_commented' AND NOT read DO NOTHING),
             fanned AS (
                 SELECT fan_out_card($5::uuid, $1::uuid, $12::timestamptz) AS n FROM inserted WHERE parent_id IS NULL),
             favorite_tag_outbox AS (

@@ -48,8 +48,10 @@ enum PopularRankingStatements {
         FROM popular_candidates p
         """
 
-    /// The week's live top-level cards (`c`).
-    static let eligible = "c.parent_id IS NULL AND c.created_at > now() - interval '7 days' AND \(CardRow.live)"
+    /// The week's live top-level cards (`c`) that someone liked or answered: a card nobody reacted
+    /// to (score 0) is not popular, however few cards the week has.
+    static let eligible =
+        "c.parent_id IS NULL AND c.created_at > now() - interval '7 days' AND \(CardRow.live) AND (c.like_count > 0 OR c.comment_count > 0)"
 
     static let score = "5 * c.like_count + 3 * c.comment_count"
 

@@ -74,7 +74,10 @@ public struct PostgresCardRepository: CardRepository {
     }
 
     /// One transaction: the delete with its counters (as one statement), then the release of
-    /// its tags. A hidden card can still be deleted by its author; it no longer counted anywhere. The caller's account is locked first, as every card writer does.
+    /// its tags. The card's author may delete it, and so may the author of the card a comment card
+    /// answers (authors keep their own threads clean). A hidden card can still be deleted by its
+    /// author (nobody else sees it); it no longer counted anywhere. The caller's account is locked
+    /// first, as every card writer does.
     public func delete(cardID: UUID, by accountID: UUID) async throws -> DeleteCardOutcome {
         let logger = self.database.logger
         let (author, deleted) = try await self.database.transaction { connection in
@@ -82,10 +85,11 @@ public struct PostgresCardRepository: CardRepository {
                 """
                 WITH caller AS (SELECT id FROM accounts WHERE id = \(accountID) FOR NO KEY UPDATE),
                 target AS (
-                    SELECT id, author_id FROM cards c WHERE c.id = \(cardID) AND \(unescaped: CardRow.unexpired)
+                    SELECT c.id, c.author_id, p.author_id AS parent_author FROM cards c LEFT JOIN cards p ON p.id = c.parent_id
+                    WHERE c.id = \(cardID) AND \(unescaped: CardRow.unexpired)
                       AND (c.hidden_at IS NULL OR c.author_id = \(accountID)) AND EXISTS (SELECT 1 FROM caller)),
                 deleted AS (
-                    DELETE FROM cards WHERE id IN (SELECT id FROM target WHERE author_id = \(accountID))
+                    DELETE FROM cards WHERE id IN (SELECT id FROM target WHERE \(accountID) IN (author_id, parent_author))
                     RETURNING parent_id, author_id, cardinality(tags) > 0 AS tagged, hidden_at IS NULL AS counted),
                 parent AS (
                     UPDATE cards SET comment_count = comment_count - 1 WHERE id IN (SELECT parent_id FROM deleted WHERE counted)),
@@ -99,12 +103,15 @@ public struct PostgresCardRepository: CardRepository {
             return (author, deleted)
         }
         if deleted == 1 { return .deleted }
-        // Not there, or deleted by a concurrent request of the author: either way it is gone.
-        guard let author, author != accountID else { return .notFound }
+        // Not there, or deleted by a concurrent request of someone allowed to: either way it is gone.
+        guard author != nil else { return .notFound }
         return .notOwner
     }
 
     public func setLike(_ liked: Bool, cardID: UUID, by accountID: UUID) async throws -> LikeState? {
+        // Likes are private: the author's `card_liked` notification keeps who liked only to keep one
+        // unread per liker and to take it back when the like is withdrawn (`unnotified`); it is
+        // never shown (`PostgresNotificationRepository.page`).
         // `$1` the account, `$2` the card. The target is a live card whose author and the account
         // did not block one another: `CardRow`'s predicates, the ones every read uses.
         let target = """
@@ -128,7 +135,11 @@ public struct PostgresCardRepository: CardRepository {
             : """
             removed AS (
                 DELETE FROM likes WHERE card_id IN (SELECT id FROM target) AND account_id = $1::uuid RETURNING card_id),
-            counted AS (UPDATE cards SET like_count = like_count - 1 WHERE id IN (SELECT card_id FROM removed) RETURNING like_count)
+            counted AS (UPDATE cards SET like_count = like_count - 1 WHERE id IN (SELECT card_id FROM removed) RETURNING like_count),
+            unnotified AS (
+                DELETE FROM notifications n USING target t
+                WHERE n.recipient_id = t.author_id AND n.actor_id = $1::uuid AND n.card_id = t.id
+                  AND n.type = 'card_liked' AND NOT n.read AND EXISTS (SELECT 1 FROM removed))
             """
         var bindings = PostgresBindings(capacity: 2)
         bindings.append(accountID)

@@ -38,6 +38,8 @@ public struct Migration: Sendable, Equatable {
             ("0015_follows_notifications.sql", PackageResources._015_follows_notifications_sql),
             ("0016_popular_candidates.sql", PackageResources._016_popular_candidates_sql),
             ("0017_tag_feed_estimate.sql", PackageResources._017_tag_feed_estimate_sql),
+            ("0018_tag_authors_and_quiet_notifications.sql", PackageResources._018_tag_authors_and_quiet_notifications_sql),
+            ("0020_report_rings.sql", PackageResources._020_report_rings_sql),
         ]
         return try files.map { file in
             guard let version = Int(file.name.prefix(while: \.isNumber)) else { throw MigrationError.badFileName(file.name) }

@@ -12,6 +12,8 @@ public struct PostgresNotificationRepository: NotificationRepository {
         self.database = database
     }
 
+    /// A `card_liked` notification names nobody (likes are private): its actor is read only to
+    /// leave out likes across a block, never returned.
     public func page(for recipient: UUID, unreadOnly: Bool, after position: FeedPosition?, limit: Int) async throws -> ListPage<AccountNotification> {
         var builder = SQLBuilder()
         let recipientParameter = builder.bind(recipient)
@@ -25,7 +27,7 @@ public struct PostgresNotificationRepository: NotificationRepository {
             """
             SELECT n.id, n.type, n.created_at, n.read, n.card_id, n.tag, n.until,
                    a.id, a.nickname, a.profile_image_kind, a.profile_image_ref, \(ProfileRow.micros("n.created_at"))
-            FROM notifications n LEFT JOIN accounts a ON a.id = n.actor_id
+            FROM notifications n LEFT JOIN accounts a ON a.id = n.actor_id AND n.type <> 'card_liked'
             WHERE \(conditions.joined(separator: " AND "))
             ORDER BY n.created_at DESC, n.id DESC LIMIT \(builder.bind(limit + 1))
             """)
@@ -62,7 +64,9 @@ public struct PostgresNotificationRepository: NotificationRepository {
     /// One statement per batch: takes up to `limit` queued posts (skipping those another instance
     /// is handling), and inserts one notification per post and favouriter — not the author, not
     /// across a block, not for a post deleted or expired meanwhile — naming the first of the post's
-    /// tags (in key order) that the recipient favours.
+    /// tags (in key order) that the recipient favours. A recipient who has not read the last
+    /// notification of that tag gets no new one (one unread per recipient and tag): a flood of
+    /// tagged posts is one notice, not hundreds.
     public func deliverFavoriteTagNotifications(limit: Int) async throws -> Int {
         let rows = try await self.database.rows(
             """
@@ -81,6 +85,7 @@ public struct PostgresNotificationRepository: NotificationRepository {
                     JOIN tags t ON t.key = ct.tag_key
                     WHERE \(unescaped: CardRow.notBlocked("f.account_id", "c.author_id"))
                     ORDER BY f.account_id, c.id, ct.tag_key) r
+                ON CONFLICT (recipient_id, tag) WHERE type = 'favorite_tag_used' AND NOT read DO NOTHING
                 RETURNING 1)
             SELECT (SELECT count(*) FROM batch)::int, (SELECT count(*) FROM delivered)::int
             """)

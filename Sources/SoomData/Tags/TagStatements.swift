@@ -11,12 +11,14 @@ enum TagStatements {
     /// The most rows any tag list returns (search's largest `limit`).
     static let maximumRows = TagSearch.maximumLimit
 
-    /// The top ten: the first entries of `tags_ranked_idx`, whatever the number of cards or tags.
+    /// The top ten: the first entries of `tags_ranked_by_authors_idx` (by how many accounts use
+    /// the tag, then cards, then key), whatever the number of cards or tags.
     struct Ranked: NamedStatement {
         static let sql = """
             SELECT name, usage_count FROM (
-                SELECT name, usage_count, key FROM tags WHERE usage_count > 0 ORDER BY usage_count DESC, key LIMIT \(maximumRows)
-            ) top ORDER BY usage_count DESC, key LIMIT $1
+                SELECT name, usage_count, author_count, key FROM tags WHERE usage_count > 0
+                ORDER BY author_count DESC, usage_count DESC, key LIMIT \(maximumRows)
+            ) top ORDER BY author_count DESC, usage_count DESC, key LIMIT $1
             """
         typealias Row = TagUsage
         static let boundedRows = TagStatements.maximumRows

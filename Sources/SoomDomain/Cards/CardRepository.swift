@@ -11,7 +11,8 @@ public protocol CardRepository: Sendable {
     func create(_ card: NewCard, idempotency: IdempotencyRecord?) async throws -> CreateCardOutcome
     /// The card as `viewer` sees it.
     func card(id: UUID, viewer: UUID) async throws -> Card?
-    /// Deletes the author's card; its comment cards stay.
+    /// Deletes a card for its author, or a comment card for the author of the card it answers;
+    /// its comment cards stay.
     func delete(cardID: UUID, by accountID: UUID) async throws -> DeleteCardOutcome
     /// Likes or unlikes, idempotently. Nil when the card does not exist (or is not live).
     func setLike(_ liked: Bool, cardID: UUID, by accountID: UUID) async throws -> LikeState?

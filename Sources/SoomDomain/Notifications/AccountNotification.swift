@@ -7,7 +7,8 @@ public struct AccountNotification: Sendable, Equatable {
     public let type: NotificationType
     public let createdAt: Date
     public let read: Bool
-    /// Who did it; nil for what the service did (hiding, restricting).
+    /// Who did it; nil for what the service did (hiding, restricting) and for likes, which are
+    /// private: a `card_liked` notification says that someone liked the card, not who.
     public let actor: UserSummary?
     /// The recipient's card (liked, answered, hidden), or the new card carrying a favourite tag.
     public let cardID: UUID?
@@ -32,13 +33,15 @@ public struct AccountNotification: Sendable, Equatable {
 
 /// The six kinds of notification. Nobody is notified of their own actions, nor across a block.
 public enum NotificationType: String, Sendable, Equatable, CaseIterable {
-    /// The actor liked the recipient's card; at most one unread per actor and card.
+    /// Someone liked the recipient's card (who is never shown); at most one unread per liker and
+    /// card, and an unread one goes away when its like is withdrawn.
     case cardLiked = "card_liked"
-    /// The actor answered the recipient's card with a comment card.
+    /// The actor answered the recipient's card with a comment card; at most one unread per actor and card.
     case cardCommented = "card_commented"
     /// The actor started following the recipient; at most one unread per actor.
     case followed
-    /// The actor posted a card carrying a tag among the recipient's favourites.
+    /// The actor posted a card carrying a tag among the recipient's favourites; at most one unread
+    /// per recipient and tag (the first such card since the recipient last read it).
     case favoriteTagUsed = "favorite_tag_used"
     /// The recipient's card was hidden after reports.
     case cardHidden = "card_hidden"

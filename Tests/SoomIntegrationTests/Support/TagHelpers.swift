@@ -43,15 +43,24 @@ struct TagCount: Equatable, CustomStringConvertible {
 }
 
 extension TestDatabase {
-    /// Tags whose stored `usage_count` differs from a recount of the (not hidden) cards that carry
-    /// them, and `card_tags` rows that do not match such a card's own tag list (either way): all must be zero.
+    /// Tags whose stored `usage_count` or `author_count` (or `tag_authors` row) differs from a
+    /// recount of the (not hidden) cards that carry them, and `card_tags` rows that do not match such a card's own tag list (either way): all must be zero.
     func tagDrift() async throws -> (counts: Int, rows: Int) {
-        let counts = try await self.scalar(
-            """
-            SELECT count(*)::int FROM tags t
-            WHERE t.usage_count <> (SELECT count(*) FROM cards c WHERE c.hidden_at IS NULL AND t.key = ANY (SELECT lower(x) FROM unnest(c.tags) x))
-               OR t.usage_count <> (SELECT count(*) FROM card_tags ct WHERE ct.tag_key = t.key)
-            """)
+        let counts =
+            try await self.scalar(
+                """
+                SELECT count(*)::int FROM tags t
+                WHERE t.usage_count <> (SELECT count(*) FROM cards c WHERE c.hidden_at IS NULL AND t.key = ANY (SELECT lower(x) FROM unnest(c.tags) x))
+                   OR t.usage_count <> (SELECT count(*) FROM card_tags ct WHERE ct.tag_key = t.key)
+                   OR t.author_count <> (SELECT count(DISTINCT ct.author_id) FROM card_tags ct WHERE ct.tag_key = t.key)
+                   OR t.author_count <> (SELECT count(*) FROM tag_authors ta WHERE ta.tag_key = t.key)
+                """)
+            + self.scalar(
+                """
+                SELECT count(*)::int FROM (SELECT tag_key, author_id, count(*) AS n FROM card_tags GROUP BY tag_key, author_id) truth
+                FULL JOIN tag_authors ta USING (tag_key, author_id)
+                WHERE truth.n IS DISTINCT FROM ta.card_count
+                """)
         let rows = try await self.scalar(
             """
             SELECT count(*)::int FROM (SELECT c.id, lower(x) AS k FROM cards c, unnest(c.tags) x WHERE c.hidden_at IS NULL) expected

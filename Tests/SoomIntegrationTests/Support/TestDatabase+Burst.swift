@@ -23,8 +23,10 @@ extension TestDatabase {
             FROM generate_series(1, \(unescaped: String(cards))) i JOIN numbered a ON a.n = 1 + i % \(unescaped: String(accounts))
             """)
         guard tags > 0 else { return }
-        try await self.execute("INSERT INTO card_tags (tag_key, card_id, created_at) SELECT unnest(c.tags), c.id, c.created_at FROM cards c")
+        // The tags first: the tag rows' trigger counts each tag's authors on its `tags` row.
         try await self.execute(
-            "INSERT INTO tags (key, name, usage_count) SELECT tag_key, tag_key, count(*) FROM card_tags GROUP BY tag_key")
+            "INSERT INTO tags (key, name, usage_count) SELECT k, k, count(*) FROM cards c, unnest(c.tags) k GROUP BY k")
+        try await self.execute(
+            "INSERT INTO card_tags (tag_key, card_id, author_id, created_at) SELECT unnest(c.tags), c.id, c.author_id, c.created_at FROM cards c")
     }
 }

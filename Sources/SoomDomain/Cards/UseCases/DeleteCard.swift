@@ -1,6 +1,7 @@
 import Foundation
 
-/// Deletes the caller's own card (`403 not_owner` for someone else's). Its comment cards stay.
+/// Deletes the caller's own card, or a comment card answering the caller's card (`403 not_owner`
+/// for anything else). Its comment cards stay.
 public struct DeleteCard: Sendable {
     let environment: CardEnvironment
 
@@ -12,7 +13,8 @@ public struct DeleteCard: Sendable {
         switch try await self.environment.cards.delete(cardID: id, by: accountID) {
         case .deleted: self.environment.feedPages.invalidateAll()
         case .notFound: throw SoomError.cardNotFound
-        case .notOwner: throw SoomError(.forbidden, code: "not_owner", message: "Only the author can delete this card.")
+        case .notOwner:
+            throw SoomError(.forbidden, code: "not_owner", message: "Only the author of this card, or of the card it answers, can delete it.")
         }
     }
 }
