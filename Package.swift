@@ -27,7 +27,11 @@ let package = Package(
     ],
     targets: [
         // Domain: entities, self-validating values, repository protocols, use cases. No HTTP, no SQL.
-        .target(name: "SoomDomain", dependencies: [.product(name: "Logging", package: "swift-log")], swiftSettings: strict),
+        .target(
+            name: "SoomDomain", dependencies: ["CUnicodeSecurity", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
+        // Unicode TR 39 (confusable skeletons, mixed scripts) from the system's ICU (libicu-dev), for
+        // nicknames and tags that must not impersonate one another.
+        .target(name: "CUnicodeSecurity", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
         // libcrypto from the system's OpenSSL 3 (libssl-dev).
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // A small Swift API over OpenSSL: key parsing, signature verification, random bytes, SHA-256.
@@ -70,6 +74,8 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // The HTTP/1 decoder's own error (`HTTPParserError`): a malformed body is the client's fault.
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

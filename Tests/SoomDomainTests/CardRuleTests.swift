@@ -14,7 +14,10 @@ struct CardRuleTests {
     @Test("content: 1–500 characters as people see them, not only whitespace, no control characters")
     func content() throws {
         #expect(try Self.draft(content: String(repeating: "숨", count: 500)).content.text.count == 500)
-        #expect(try Self.draft(content: String(repeating: "👨‍👩‍👧", count: 500)).content.text.count == 500)
+        #expect(try Self.draft(content: String(repeating: "😀", count: 500)).content.text.count == 500)
+        #expect(try Self.draft(content: String(repeating: "👨‍👩‍👧", count: 300)).content.text.count == 300)
+        // 500 of them are 9,000 bytes: over the 6,000 that bound a card's size.
+        #expect(throws: SoomError.self) { try Self.draft(content: String(repeating: "👨‍👩‍👧", count: 500)) }
         for bad in ["", "   ", "\n\t", String(repeating: "a", count: 501), "bell\u{7}", "nul\u{0}"] {
             #expect(throws: SoomError.self) { try Self.draft(content: bad) }
         }
@@ -186,5 +189,34 @@ struct CardUseCaseTests {
         #expect(ImageFormat.detect([]) == nil)
         #expect(ImageFormat(contentType: "IMAGE/PNG; q=1") == .png)
         #expect(ImageFormat(contentType: "image/gif") == nil)
+    }
+
+    @Test(
+        "text is bounded in bytes and marks, and may not reorder what surrounds it",
+        arguments: [
+            String(repeating: "a" + String(repeating: "\u{301}", count: 5), count: 1),
+            String(repeating: "가", count: 500) + "\u{301}\u{301}\u{301}\u{301}\u{301}",
+            "abc\u{202E}fdp.exe", "\u{202A}x\u{202C}", "a\u{2067}b", "a\u{2069}b", "a\u{2066}b\nc\u{2069}",
+            String(repeating: "👨‍👩‍👧‍👦", count: 300),
+        ])
+    func hostileText(raw: String) {
+        #expect(throws: SoomError.self) { try CardContent(validating: raw) }
+        #expect(throws: SoomError.self) { _ = try ProfileText.bio(raw) }
+    }
+
+    @Test("content needs something visible: invisible characters alone are refused")
+    func invisibleContent() {
+        #expect(throws: SoomError.self) { try CardContent(validating: "\u{200B}\u{200B}") }
+        #expect(throws: SoomError.self) { try CardContent(validating: "\u{3164}") }
+    }
+
+    @Test(
+        "balanced isolates, marks (LRM/RLM), four marks and emoji stay allowed",
+        arguments: [
+            "a\u{2067}שלום\u{2069}b", "x\u{200F}y", "e\u{301}\u{302}\u{303}\u{304}", "👨‍👩‍👧‍👦", "줄\n바꿈",
+        ])
+    func friendlyText(raw: String) throws {
+        #expect(try CardContent(validating: raw).text == raw)
+        #expect(try ProfileText.bio(raw) == raw)
     }
 }

@@ -111,4 +111,44 @@ struct ValueTests {
         #expect(SignaturePurpose.login.message(nonce: "abc") == Array("soom:v1:login:abc".utf8))
         #expect(SignaturePurpose.transfer.message(nonce: "n") != SignaturePurpose.register.message(nonce: "n"))
     }
+
+    @Test(
+        "look-alikes share one key: case, full width, Cyrillic letters, invisible characters and rn/m (Unicode TR 39)",
+        arguments: ["ALICE", "Ａｌｉｃｅ", "alice", "A1ice", "Al\u{200B}ice"])
+    func confusables(spelling: String) throws {
+        #expect(Nickname.key(for: spelling) == Nickname.key(for: "Alice"), "\(spelling)")
+        #expect(Nickname.key(for: "barn") == Nickname.key(for: "bam"))
+        #expect(Nickname.key(for: "\u{0410}lice") == Nickname.key(for: "Alice"))  // Cyrillic А
+        #expect(Nickname.key(for: "고래") != Nickname.key(for: "고라"))
+    }
+
+    @Test(
+        "invisible characters, fillers, mixed scripts and stacked marks are refused; too many bytes is too long",
+        arguments: [
+            ("Alice\u{034F}", Nickname.Problem.invalidCharacters), ("Alice\u{FE0F}", .invalidCharacters), ("Alice\u{E0100}", .invalidCharacters),
+            ("\u{3164}", .invalidCharacters), ("\u{115F}", .invalidCharacters), ("\u{FFA0}", .invalidCharacters), ("a\u{200D}b", .invalidCharacters),
+            ("\u{0410}lice", .invalidCharacters), ("x\u{301}\u{302}\u{303}\u{304}\u{305}", .invalidCharacters),
+            (String(repeating: "é\u{301}\u{301}\u{301}", count: 5), .tooLong),
+        ])
+    func invisible(raw: String, problem: Nickname.Problem) {
+        #expect(Nickname.check(raw) == .failure(problem), "\(raw.unicodeScalars.map { String($0.value, radix: 16) })")
+    }
+
+    @Test(
+        "reserved names are reserved in every look-alike spelling",
+        arguments: ["аdmin", "ａｄｍｉｎ", "a d m in", "관 리 자", "Soom", "ＳＯＯＭ", "0perator"])
+    func reservedLookAlikes(raw: String) {
+        let outcome = Nickname.check(raw)
+        #expect(outcome == .failure(.reserved) || outcome == .failure(.invalidCharacters), "\(raw): \(outcome)")
+    }
+
+    @Test("ICU answers: the start-up check passes, Latin with Hangul is one script, Latin with Cyrillic is not")
+    func icu() throws {
+        #expect(UnicodeSecurity.isAvailable)
+        #expect(UnicodeSecurity.isSingleScript("Kim민수"))
+        #expect(!UnicodeSecurity.isSingleScript("Al\u{0456}ce"))
+        #expect(UnicodeSecurity.folded("ＣＡＦＥ\u{FE0F}") == "cafe")
+        #expect(UnicodeSecurity.folded("") == "")
+        #expect(try Nickname(validating: "Kim민수").value == "Kim민수")
+    }
 }

@@ -20,7 +20,7 @@ struct TagTests {
 
     @Test("invalid tags: empty, too long, spaces, punctuation, emoji, two #")
     func invalid() {
-        for bad in ["", " ", "#", "##하늘", "하 늘", "a-b", "a.b", "🌊", "#" + String(repeating: "a", count: 16), "a\u{200B}b", "하늘!"] {
+        for bad in ["", " ", "#", "##하늘", "하 늘", "a-b", "a.b", "🌊", "#" + String(repeating: "a", count: 16), "a\u{2028}b", "하늘!"] {
             #expect(throws: SoomError.self, "\(bad)") { try Tag(normalising: bad) }
         }
     }
@@ -111,5 +111,19 @@ struct TagTests {
         let environment = TagEnvironment(tags: repository)
         #expect(try await SearchTags(environment)(TagSearch(q: "SE", limit: nil)).map(\.name) == ["sea", "Seoul"])
         #expect(try await SearchTags(environment)(TagSearch(q: "#하", limit: 1)).map(\.name) == ["하늘"])
+    }
+
+    @Test(
+        "invisible characters split no tag: variation selectors, CGJ and Hangul fillers are removed; full width folds",
+        arguments: ["cafe\u{034F}", "cafe\u{FE0F}", "cafe\u{3164}", "ＣＡＦＥ", "Cafe", "\u{200B}cafe"])
+    func invisibleSplitsNothing(raw: String) throws {
+        #expect(try Tag(normalising: raw).key == "cafe", "\(raw.unicodeScalars.map { String($0.value, radix: 16) })")
+    }
+
+    @Test(
+        "a tag of nothing visible, of stacked marks or of too many bytes is refused",
+        arguments: ["\u{3164}", "\u{FE0F}", "#\u{115F}", "x\u{301}\u{302}\u{303}\u{304}\u{305}"])
+    func invisibleTags(raw: String) {
+        #expect(throws: SoomError.self) { try Tag(normalising: raw) }
     }
 }

@@ -39,9 +39,11 @@ public struct PostgresIdentityRepository: IdentityRepository {
                 try await Self.spend(challenge, on: connection, logger: self.database.logger)
                 let rows = try await connection.query(
                     """
-                    INSERT INTO accounts (id, key_fingerprint, public_key, nickname, nickname_key, profile_image_kind, profile_image_ref, created_at)
+                    INSERT INTO accounts (id, key_fingerprint, public_key, nickname, nickname_key, nickname_key_version,
+                                          profile_image_kind, profile_image_ref, created_at)
                     VALUES (\(registration.id), \(Data(registration.fingerprint)), \(Data(registration.publicKeyDER)),
-                            \(registration.nickname.value), \(registration.nickname.key), \(image.kind), \(image.reference), \(registration.createdAt))
+                            \(registration.nickname.value), \(registration.nickname.key), \(NicknameRekey.currentVersion),
+                            \(image.kind), \(image.reference), \(registration.createdAt))
                     RETURNING \(unescaped: AccountRow.columns("accounts"))
                     """, logger: self.database.logger
                 ).collect()
@@ -136,6 +138,7 @@ public struct PostgresIdentityRepository: IdentityRepository {
                 UPDATE accounts SET
                     nickname = COALESCE(\(changes.nickname?.value), nickname),
                     nickname_key = COALESCE(\(changes.nickname?.key), nickname_key),
+                    nickname_key_version = COALESCE(\(changes.nickname.map { _ in NicknameRekey.currentVersion }), nickname_key_version),
                     bio = COALESCE(\(changes.bio), bio),
                     profile_image_kind = CASE WHEN \(replacesImage) THEN \(image.kind) ELSE profile_image_kind END,
                     profile_image_ref = CASE WHEN \(replacesImage) THEN \(image.reference) ELSE profile_image_ref END

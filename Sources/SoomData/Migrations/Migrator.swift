@@ -6,7 +6,8 @@ import PostgresNIO
 /// Each migration runs once, in order, in its own transaction, and is recorded with its checksum
 /// in `schema_migrations`. Concurrent starters (several server instances, or `soom migrate`
 /// beside a server) are serialised with a PostgreSQL advisory lock (`AdvisoryLock.migrations`). An applied migration whose
-/// file has changed stops everything with `MigrationError.changedAfterApplying`.
+/// file has changed stops everything with `MigrationError.changedAfterApplying`. Then, under the same lock,
+/// the one data step SQL cannot do: `NicknameRekey`.
 public struct Migrator: Sendable {
     let client: PostgresClient
     let migrations: [Migration]
@@ -30,6 +31,7 @@ public struct Migrator: Sendable {
             try await connection.query("SELECT pg_advisory_lock(\(AdvisoryLock.migrations.rawValue))", logger: self.logger)
             do {
                 let applied = try await self.applyPending(on: connection)
+                _ = try await NicknameRekey.run(on: connection, logger: self.logger)
                 try await connection.query("SELECT pg_advisory_unlock(\(AdvisoryLock.migrations.rawValue))", logger: self.logger)
                 try await connection.query("RESET statement_timeout", logger: self.logger)
                 try await connection.query("RESET lock_timeout", logger: self.logger)

@@ -1,7 +1,10 @@
 import Foundation
 
-/// A public display name: 1–8 grapheme clusters after trimming, made of letters, digits,
-/// spaces and `_` `.` `-`; unique ignoring case; never one of the reserved names.
+/// A public display name: 1–8 grapheme clusters after trimming and at most 32 bytes of UTF-8,
+/// made of letters, digits, spaces and `_` `.` `-`, in one script (or Latin with one other, such
+/// as Hangul); nothing invisible (variation selectors, joiners, fillers such as U+3164 are not
+/// letters here); unique by its confusable skeleton, so that a look-alike of a taken or reserved
+/// name is taken or reserved too (`UnicodeSecurity`).
 ///
 /// The stored spelling is trimmed and in Unicode NFC; `key` is what uniqueness compares.
 public struct Nickname: Sendable, Hashable, CustomStringConvertible {
@@ -15,13 +18,15 @@ public struct Nickname: Sendable, Hashable, CustomStringConvertible {
     }
 
     public static let maximumLength = 8
+    public static let maximumBytes = 32
 
     /// Names nobody may take, compared the way `reservedKey` folds them.
-    static let reservedNames: Set<String> = [
+    static let reservedNames: [String] = [
         "operator", "operators", "admin", "admins", "administrator", "root", "system", "sysop", "moderator", "mod",
         "staff", "support", "help", "official", "soom", "soomteam", "null", "undefined", "anonymous", "everyone",
         "운영자", "운영진", "운영팀", "관리자", "관리인", "관리팀", "숨", "숨팀", "숨운영자", "공식", "고객센터", "시스템", "익명",
     ]
+    static let reservedKeys = Set(reservedNames.map(reservedKey(for:)))
 
     /// The nickname as shown: trimmed, NFC.
     public let value: String
@@ -35,9 +40,9 @@ public struct Nickname: Sendable, Hashable, CustomStringConvertible {
     public static func check(_ raw: String) -> Result<Nickname, Problem> {
         let value = raw.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
         if value.isEmpty { return .failure(.empty) }
-        if value.count > Self.maximumLength { return .failure(.tooLong) }
-        if !value.allSatisfy(Self.isAllowed) { return .failure(.invalidCharacters) }
-        if Self.reservedNames.contains(Self.reservedKey(for: value)) { return .failure(.reserved) }
+        if value.utf8.count > Self.maximumBytes || value.count > Self.maximumLength { return .failure(.tooLong) }
+        if !value.allSatisfy(Self.isAllowed) || !UnicodeSecurity.isSingleScript(value) { return .failure(.invalidCharacters) }
+        if Self.reservedKeys.contains(Self.reservedKey(for: value)) { return .failure(.reserved) }
         return .success(Nickname(value: value))
     }
 
@@ -53,20 +58,27 @@ public struct Nickname: Sendable, Hashable, CustomStringConvertible {
         self.value = value
     }
 
-    /// Uniqueness ignores case (Unicode-aware, not just ASCII).
+    /// What uniqueness compares: the confusable skeleton of the NFKC case-folded name without
+    /// default-ignorable characters (`UnicodeSecurity.confusableKey`). `accounts.nickname_key`
+    /// holds it (`NicknameRekey` brings older keys to it).
     public static func key(for value: String) -> String {
-        value.precomposedStringWithCanonicalMapping.lowercased()
+        UnicodeSecurity.confusableKey(value)
     }
 
-    /// Reserved names also match when spelled with separators ("ad min", "a.d.m.i.n").
+    /// Reserved names also match when spelled with separators ("ad min", "a.d.m.i.n") or with
+    /// look-alike letters ("аdmin" in Cyrillic, "ａｄｍｉｎ" in full width).
     static func reservedKey(for value: String) -> String {
-        String(Self.key(for: value).filter { !" _.-".contains($0) })
+        Self.key(for: String(value.filter { !" _.-".contains($0) }))
     }
 
-    /// A letter (with any combining marks), a decimal digit, a plain space, or `_` `.` `-`.
+    /// A letter (with at most `WrittenText.maximumMarksPerCharacter` combining marks), a decimal
+    /// digit, a plain space, or `_` `.` `-`; never a default-ignorable code point (a variation
+    /// selector, a joiner, a Hangul filler: they are invisible, and fillers count as letters).
     private static func isAllowed(_ character: Character) -> Bool {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return false }
+        if scalars.contains(where: { $0.properties.isDefaultIgnorableCodePoint || $0.properties.isVariationSelector }) { return false }
+        if WrittenText.marks(in: character) > WrittenText.maximumMarksPerCharacter { return false }
         if scalars.count == 1, first == " " || first == "_" || first == "." || first == "-" { return true }
         switch first.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter:

@@ -1,27 +1,41 @@
 import Foundation
 
-/// A hashtag, normalised as the contract says: trimmed, Unicode NFC, one leading `#` removed;
-/// letters, digits and `_` only; 1–15 characters; compared ignoring case.
+/// A hashtag, normalised as the contract says: trimmed, Unicode NFC, one leading `#` removed,
+/// invisible (default-ignorable) characters removed; letters, digits and `_` only; 1–15
+/// characters and at most 120 bytes; compared by its NFKC case fold, so `cafe`, `CAFE`,
+/// full-width `ｃａｆｅ`, `cafe` + U+FE0F and `cafe` + U+3164 are one tag. (Not by the confusable
+/// skeleton, as nicknames are: it would merge ordinary words such as `corn` and `com`.)
 public struct Tag: Sendable, Hashable {
     public static let maximumLength = 15
     public static let maximumPerCard = 10
+    public static let maximumBytes = 120
 
     /// The spelling as written (after normalisation).
     public let name: String
 
-    /// Case-folded (lower-cased, then NFC again): two tags are the same tag when their keys are equal.
+    /// NFKC case-folded (`UnicodeSecurity.folded`): two tags are the same tag when their keys are equal.
     public var key: String { Self.fold(self.name) }
 
-    /// The case-folded form of already-normalised text: the tag key, or a search prefix of keys.
-    public static func fold(_ text: String) -> String { text.lowercased().precomposedStringWithCanonicalMapping }
+    /// The folded form of already-normalised text: the tag key, or a search prefix of keys.
+    public static func fold(_ text: String) -> String { UnicodeSecurity.folded(text) }
 
     /// Normalises `raw`, or explains what is wrong with it.
     public init(normalising raw: String, field: String = "tags") throws(SoomError) {
+        // Bound the work before normalising anything.
+        guard raw.utf8.count <= Self.maximumBytes * 4 else {
+            throw .validationFailed(field: field, "A tag has at most \(Self.maximumLength) characters.")
+        }
         var text = raw.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
         if text.hasPrefix("#") { text.removeFirst() }
-        if text.isEmpty { throw .validationFailed(field: field, "A tag needs at least one character.") }
-        if text.count > Self.maximumLength { throw .validationFailed(field: field, "A tag has at most \(Self.maximumLength) characters.") }
-        guard text.unicodeScalars.allSatisfy(Self.isAllowed) else {
+        text.unicodeScalars.removeAll { $0.properties.isDefaultIgnorableCodePoint || $0.properties.isVariationSelector }
+        text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.isEmpty { throw .validationFailed(field: field, "A tag needs at least one visible character.") }
+        if text.utf8.count > Self.maximumBytes || text.count > Self.maximumLength {
+            throw .validationFailed(field: field, "A tag has at most \(Self.maximumLength) characters.")
+        }
+        guard text.unicodeScalars.allSatisfy(Self.isAllowed),
+            !text.contains(where: { WrittenText.marks(in: $0) > WrittenText.maximumMarksPerCharacter })
+        else {
             throw .validationFailed(field: field, "A tag may use letters, digits and _ only.")
         }
         self.name = text
