@@ -19,9 +19,11 @@ extension Soom {
                   soom admin unhide 0b6f…        (show it again; its reports are cleared)
                   soom admin restrict 7c2e… --days 7
                   soom admin unrestrict 7c2e…
+                  soom admin rings               (reporters who hid several cards of one author together)
+                  soom admin undo-reports 1a2b… 3c4d…   (show again what those reporters hid, take back its restrictions)
                   soom admin counts
                 """,
-            subcommands: [Reports.self, Hide.self, Unhide.self, Restrict.self, Unrestrict.self, Counts.self])
+            subcommands: [Reports.self, Hide.self, Unhide.self, Restrict.self, Unrestrict.self, Rings.self, UndoReports.self, Counts.self])
     }
 }
 
@@ -162,6 +164,71 @@ extension Soom.Admin {
             try await administer(self.options) { moderation in
                 try await moderation.unrestrict(accountID: self.account)
                     ? "Account \(shown(self.account)) may post again." : "No account \(shown(self.account))."
+            }
+        }
+    }
+
+    struct Rings: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List reporters who hid several cards of one author together (report rings).",
+            discussion: """
+                One line per author with two or more reporters who each reported at least --min-cards of the author's \
+                hidden cards: the author's id, how many of their cards are hidden, and each such reporter's id with how \
+                many of them it reported. `soom admin undo-reports` takes back what chosen reporters did.
+                """)
+
+        @Option(name: .customLong("min-cards"), help: "Hidden cards of one author a reporter must have reported (2-1000).")
+        var minimumCards: Int = 2
+
+        @Option(help: "How many authors to list (1-1000).")
+        var limit: Int = 50
+
+        @OptionGroup var options: DatabaseOptions
+
+        func validate() throws {
+            guard (2...1000).contains(self.minimumCards) else { throw ValidationError("--min-cards must be between 2 and 1000") }
+            guard (1...1000).contains(self.limit) else { throw ValidationError("--limit must be between 1 and 1000") }
+        }
+
+        func run() async throws {
+            let (minimum, limit) = (self.minimumCards, self.limit)
+            try await administer(self.options) { moderation in
+                let rings = try await moderation.rings(minimumCards: minimum, limit: limit)
+                guard !rings.isEmpty else { return "No report rings." }
+                return rings.map { ring in
+                    "author \(shown(ring.authorID))\t\(ring.hiddenCards) hidden\treporters "
+                        + ring.reporters.map { "\(shown($0.id)) (\($0.cards))" }.joined(separator: ", ")
+                }.joined(separator: "\n")
+            }
+        }
+    }
+
+    struct UndoReports: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "undo-reports",
+            abstract: "Take back what some reporters did: show their hidden cards again and lift the restrictions those hides started.",
+            discussion: """
+                In one transaction: every hidden card any of the accounts reported is shown again (its reports cleared, \
+                its counts restored), each restriction step those hides started is taken back (the author's next \
+                restriction is shorter again, and a running one is lifted), and every other report of these accounts \
+                is deleted. The accounts themselves stay; restrict or watch them as you see fit.
+                """)
+
+        @Argument(help: "The reporters' account ids.", transform: { try parseID($0, "an account") })
+        var reporters: [UUID]
+
+        @OptionGroup var options: DatabaseOptions
+
+        func validate() throws {
+            guard !self.reporters.isEmpty else { throw ValidationError("name at least one reporter's id") }
+        }
+
+        func run() async throws {
+            let reporters = self.reporters
+            try await administer(self.options) { moderation in
+                let undone = try await moderation.undoReports(by: reporters)
+                return "Shown again: \(undone.cards.count) card(s)\(undone.cards.map { " " + shown($0) }.joined())."
+                    + "\nRestrictions lifted: \(undone.authors.count) account(s)\(undone.authors.map { " " + shown($0) }.joined())."
             }
         }
     }

@@ -27,35 +27,103 @@ public struct PostgresModeration: Sendable {
     public func unhide(cardID: UUID) async throws -> Bool {
         let logger = self.database.logger
         return try await self.database.transaction { connection in
-            let author = try await connection.query("SELECT author_id FROM cards WHERE id = \(cardID)", logger: logger).collect()
-            guard let authorID = try author.first?.decode(UUID.self) else { return false }
-            try await connection.query("SELECT 1 FROM accounts WHERE id = \(authorID) FOR NO KEY UPDATE", logger: logger)
-            let rows = try await connection.query(
-                "SELECT parent_id, tags, created_at FROM cards WHERE id = \(cardID) AND hidden_at IS NOT NULL FOR UPDATE", logger: logger
-            ).collect()
-            guard let row = rows.first else { return false }
-            let (parentID, names, createdAt) = try row.decode((UUID?, [String], Date).self)
-            let tags = names.compactMap { try? Tag(normalising: $0) }.sorted { $0.key < $1.key }
-            try await connection.query(
+            try await Self.unhide(cardID: cardID, on: connection, logger: logger) != nil
+        }
+    }
+
+    /// `unhide` inside a transaction. Returns whether hiding the card had started a restriction
+    /// step of its author (nil: no such hidden card).
+    static func unhide(cardID: UUID, on connection: PostgresConnection, logger: Logger) async throws -> Bool? {
+        let author = try await connection.query("SELECT author_id FROM cards WHERE id = \(cardID)", logger: logger).collect()
+        guard let authorID = try author.first?.decode(UUID.self) else { return nil }
+        try await connection.query("SELECT 1 FROM accounts WHERE id = \(authorID) FOR NO KEY UPDATE", logger: logger)
+        let rows = try await connection.query(
+            "SELECT parent_id, tags, created_at, hidden_restricted FROM cards WHERE id = \(cardID) AND hidden_at IS NOT NULL FOR UPDATE",
+            logger: logger
+        ).collect()
+        guard let row = rows.first else { return nil }
+        let (parentID, names, createdAt, restricted) = try row.decode((UUID?, [String], Date, Bool).self)
+        let tags = names.compactMap { try? Tag(normalising: $0) }.sorted { $0.key < $1.key }
+        try await connection.query(
+            """
+            WITH shown AS (UPDATE cards SET hidden_at = NULL, hidden_restricted = false WHERE id = \(cardID)),
+            parent AS (UPDATE cards SET comment_count = comment_count + 1 WHERE id = \(parentID)),
+            author AS (UPDATE accounts SET card_count = card_count + 1 WHERE id = \(authorID) AND \(parentID)::uuid IS NULL),
+            reports AS (DELETE FROM reports WHERE card_id = \(cardID))
+            SELECT 1
+            """, logger: logger)
+        // Its tag rows and counts, as when it was posted (keys in order: the lock order of tag rows).
+        try await connection.query(
+            """
+            WITH tagged AS (
+                INSERT INTO card_tags (tag_key, card_id, author_id, created_at)
+                SELECT k, \(cardID), \(authorID), \(createdAt) FROM unnest(\(tags.map(\.key))::text[]) AS k ON CONFLICT DO NOTHING RETURNING tag_key)
+            INSERT INTO tags AS t (key, name, usage_count)
+            SELECT u.k, u.n, 1 FROM unnest(\(tags.map(\.key))::text[], \(tags.map(\.name))::text[]) AS u (k, n)
+            WHERE u.k IN (SELECT tag_key FROM tagged) ORDER BY u.k COLLATE "C"
+            ON CONFLICT (key) DO UPDATE SET usage_count = t.usage_count + 1
+            """, logger: logger)
+        return restricted
+    }
+
+    /// Reporters who hid several cards of one author together: for each author with two or more
+    /// such reporters, the reporters who reported at least `minimumCards` of the author's hidden
+    /// cards, and how many each. Most reporters first.
+    public func rings(minimumCards: Int, limit: Int) async throws -> [ReportRing] {
+        let rows = try await self.database.rows(
+            """
+            WITH pairs AS (
+                SELECT c.author_id, r.reporter_id, count(*)::int AS n
+                FROM reports r JOIN cards c ON c.id = r.card_id
+                WHERE c.hidden_at IS NOT NULL
+                GROUP BY c.author_id, r.reporter_id HAVING count(*) >= \(minimumCards))
+            SELECT p.author_id, (SELECT count(*) FROM cards h WHERE h.author_id = p.author_id AND h.hidden_at IS NOT NULL)::int,
+                   array_agg(p.reporter_id ORDER BY p.n DESC, p.reporter_id), array_agg(p.n ORDER BY p.n DESC, p.reporter_id)
+            FROM pairs p GROUP BY p.author_id HAVING count(*) >= 2
+            ORDER BY count(*) DESC, p.author_id LIMIT \(limit)
+            """)
+        return try rows.map { row in
+            let (author, hidden, reporters, counts) = try row.decode((UUID, Int, [UUID], [Int]).self)
+            return ReportRing(authorID: author, hiddenCards: hidden, reporters: Array(zip(reporters, counts)).map { ($0.0, $0.1) })
+        }
+    }
+
+    /// Undoes what `reporters` did together, in one transaction: every hidden card any of them
+    /// reported is shown again (its reports cleared, its counts restored, as `unhide`), each
+    /// restriction step those hides started is taken back (the author's ladder steps down and a
+    /// running restriction is lifted), and all their other reports are deleted, so that they
+    /// count toward nothing. Returns the cards shown again and the authors whose restriction was lifted.
+    public func undoReports(by reporters: [UUID]) async throws -> (cards: [UUID], authors: [UUID]) {
+        let logger = self.database.logger
+        return try await self.database.transaction { connection in
+            var cards: [UUID] = []
+            for try await card in try await connection.query(
                 """
-                WITH shown AS (UPDATE cards SET hidden_at = NULL WHERE id = \(cardID)),
-                parent AS (UPDATE cards SET comment_count = comment_count + 1 WHERE id = \(parentID)),
-                author AS (UPDATE accounts SET card_count = card_count + 1 WHERE id = \(authorID) AND \(parentID)::uuid IS NULL),
-                reports AS (DELETE FROM reports WHERE card_id = \(cardID))
-                SELECT 1
-                """, logger: logger)
-            // Its tag rows and counts, as when it was posted (keys in order: the lock order of tag rows).
-            try await connection.query(
-                """
-                WITH tagged AS (
-                    INSERT INTO card_tags (tag_key, card_id, created_at)
-                    SELECT k, \(cardID), \(createdAt) FROM unnest(\(tags.map(\.key))::text[]) AS k ON CONFLICT DO NOTHING RETURNING tag_key)
-                INSERT INTO tags AS t (key, name, usage_count)
-                SELECT u.k, u.n, 1 FROM unnest(\(tags.map(\.key))::text[], \(tags.map(\.name))::text[]) AS u (k, n)
-                WHERE u.k IN (SELECT tag_key FROM tagged) ORDER BY u.k COLLATE "C"
-                ON CONFLICT (key) DO UPDATE SET usage_count = t.usage_count + 1
-                """, logger: logger)
-            return true
+                SELECT DISTINCT c.id FROM reports r JOIN cards c ON c.id = r.card_id
+                WHERE r.reporter_id = ANY(\(reporters)) AND c.hidden_at IS NOT NULL ORDER BY c.id
+                """, logger: logger
+            ).decode(UUID.self) {
+                cards.append(card)
+            }
+            var steps: [UUID: Int] = [:]
+            var shown: [UUID] = []
+            for card in cards {
+                let author = try await connection.query("SELECT author_id FROM cards WHERE id = \(card)", logger: logger).collect()
+                guard let authorID = try author.first?.decode(UUID.self),
+                    let restricted = try await Self.unhide(cardID: card, on: connection, logger: logger)
+                else { continue }
+                shown.append(card)
+                if restricted { steps[authorID, default: 0] += 1 }
+            }
+            for (author, count) in steps {
+                try await connection.query(
+                    """
+                    UPDATE accounts SET restriction_count = greatest(0, restriction_count - \(count)), restricted_until = NULL
+                    WHERE id = \(author)
+                    """, logger: logger)
+            }
+            try await connection.query("DELETE FROM reports WHERE reporter_id = ANY(\(reporters))", logger: logger)
+            return (shown, steps.keys.sorted { $0.uuidString < $1.uuidString })
         }
     }
 
@@ -70,6 +138,15 @@ public struct PostgresModeration: Sendable {
     public func unrestrict(accountID: UUID) async throws -> Bool {
         let rows = try await self.database.rows("UPDATE accounts SET restricted_until = NULL WHERE id = \(accountID) RETURNING 1")
         return !rows.isEmpty
+    }
+
+    /// Reporters who hid several of one author's cards together (`rings`).
+    public struct ReportRing: Sendable {
+        public let authorID: UUID
+        /// The author's hidden cards, however they were hidden.
+        public let hiddenCards: Int
+        /// Each reporter and how many of the author's hidden cards it reported, most first.
+        public let reporters: [(id: UUID, cards: Int)]
     }
 
     /// A card and what its reporters said.
