@@ -32,7 +32,7 @@ public struct AppConfiguration: Sendable {
     /// Count unauthenticated callers by the last `X-Forwarded-For` entry instead of the connection's
     /// peer: only behind a proxy that sets it (otherwise clients could pick their own address).
     public var trustForwardedFor: Bool
-    /// The bearer token `/metrics` requires; nil leaves it open (`SOOM_METRICS_TOKEN`).
+    /// The bearer token `/metrics` requires; nil switches `/metrics` off (`SOOM_METRICS_TOKEN`).
     public var metricsToken: String?
     /// How long a request's database work may take before it is `503 timeout` and rolled back
     /// (the contract's 10 seconds; tests shorten it). PostgreSQL ends statements a second earlier.
@@ -42,6 +42,13 @@ public struct AppConfiguration: Sendable {
     public var idleTimeout: Duration = .seconds(60)
     /// How long a new connection has to send its first request head, `SOOM_HEADER_TIMEOUT`.
     public var requestHeadTimeout: Duration = .seconds(10)
+    /// The most connections one client address (an IPv4 address, an IPv6 /64) may hold open; nil:
+    /// unbounded. Counts the TCP peer, so it is off when `trustForwardedFor` (behind a proxy),
+    /// `SOOM_CONNECTIONS_PER_ADDRESS`.
+    public var connectionsPerAddress: Int? = 128
+    /// How long the server waits for a request body's bytes before it judges their rate (at least
+    /// 1,000 bytes a second over the waiting time, else `408`); tests shorten it.
+    public var requestBodyGrace: Duration = .seconds(10)
     /// Called with the port once the server listens (useful with `port: 0`, as the tests do).
     public var onServerRunning: (@Sendable (Int) async -> Void)?
 

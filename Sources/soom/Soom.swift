@@ -144,6 +144,12 @@ extension Soom {
             help: "Seconds a new connection has to send its first request head, 1-600 (env SOOM_HEADER_TIMEOUT).")
         var headerTimeout: Int = ProcessInfo.processInfo.environment["SOOM_HEADER_TIMEOUT"].flatMap(Int.init) ?? 10
 
+        @Option(
+            name: .customLong("connections-per-address"),
+            help: "Open connections one client address may hold, 0 for no bound; off behind --trust-forwarded-for (env SOOM_CONNECTIONS_PER_ADDRESS)."
+        )
+        var connectionsPerAddress: Int = ProcessInfo.processInfo.environment["SOOM_CONNECTIONS_PER_ADDRESS"].flatMap(Int.init) ?? 128
+
         @OptionGroup var options: DatabaseOptions
         @OptionGroup var safety: SafetyOptions
 
@@ -151,6 +157,7 @@ extension Soom {
             guard (1...600).contains(self.shutdownTimeout) else { throw ValidationError("--shutdown-timeout must be 1-600 seconds") }
             guard (1...3600).contains(self.idleTimeout) else { throw ValidationError("--idle-timeout must be 1-3600 seconds") }
             guard (1...600).contains(self.headerTimeout) else { throw ValidationError("--header-timeout must be 1-600 seconds") }
+            guard (0...100_000).contains(self.connectionsPerAddress) else { throw ValidationError("--connections-per-address must be 0-100000") }
             guard (0...300).contains(self.sessionCache) else { throw ValidationError("--session-cache must be 0-300 seconds") }
             guard (0...300).contains(self.marksCache) else { throw ValidationError("--marks-cache must be 0-300 seconds") }
             guard (0...FeedPageCache.maximumLifetime).contains(self.feedCache) else { throw ValidationError("--feed-cache must be 0-1 seconds") }
@@ -171,6 +178,7 @@ extension Soom {
                     metricsToken: ProcessInfo.processInfo.environment["SOOM_METRICS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 })
                 configuration.idleTimeout = .seconds(self.idleTimeout)
                 configuration.requestHeadTimeout = .seconds(self.headerTimeout)
+                configuration.connectionsPerAddress = self.connectionsPerAddress == 0 ? nil : self.connectionsPerAddress
                 // SIGTERM or SIGINT: stop accepting, let in-flight requests finish for at most
                 // --shutdown-timeout seconds, then cancel what is left; the pool closes, and the
                 // embedded database (if any) is stopped by withDatabase.

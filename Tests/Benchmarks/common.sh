@@ -67,7 +67,7 @@ seed_and_serve() {
             --comments $((SEED_CARDS / 5)) --likes $((SEED_CARDS * 2)) >&2
     fi
     say "starting the server on $URL"
-    SOOM_RATE_LIMIT=off "$BIN" serve --port "$PORT" --data-directory "$DATA" >"$WORK/server.log" 2>&1 &
+    SOOM_RATE_LIMIT=off SOOM_CONNECTIONS_PER_ADDRESS=0 "$BIN" serve --port "$PORT" --data-directory "$DATA" >"$WORK/server.log" 2>&1 &
     SERVER_PID=$!
     wait_ready
     ( peak=0; while kill -0 "$SERVER_PID" 2>/dev/null; do

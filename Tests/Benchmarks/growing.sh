@@ -110,7 +110,7 @@ FEED_CACHE=${SOOM_FEED_CACHE:-0.5}
 CORES=$(nproc)
 DB_POOL=${SOOM_DB_POOL_SIZE:-$((2 * CORES > 100 ? 100 : 2 * CORES))}   # the server takes 1-100
 # The growing server and every reference run with exactly these settings.
-SERVER_ENV=(SOOM_RATE_LIMIT=off "SOOM_FEED_CACHE=$FEED_CACHE" "SOOM_DB_POOL_SIZE=$DB_POOL" "SOOM_LOG_LEVEL=$LOG_LEVEL")
+SERVER_ENV=(SOOM_RATE_LIMIT=off SOOM_CONNECTIONS_PER_ADDRESS=0 "SOOM_FEED_CACHE=$FEED_CACHE" "SOOM_DB_POOL_SIZE=$DB_POOL" "SOOM_LOG_LEVEL=$LOG_LEVEL")
 CARDS_PER_ACCOUNT=20
 AUTHOR_SHARE=0.005   # of the cards: the author's, whose cards are read
 URL="http://127.0.0.1:$PORT"

@@ -119,7 +119,7 @@ else
     fi
     say "embedded PostgreSQL under $DATA"
 fi
-SOOM_RATE_LIMIT=off "$BIN" serve --hostname 127.0.0.1 --port "$PORT" --data-directory "$DATA" >"$SERVER_LOG" 2>&1 &
+SOOM_RATE_LIMIT=off SOOM_CONNECTIONS_PER_ADDRESS=0 "$BIN" serve --hostname 127.0.0.1 --port "$PORT" --data-directory "$DATA" >"$SERVER_LOG" 2>&1 &
 SERVER_PID=$!
 say "server pid $SERVER_PID, log $SERVER_LOG"
 ready=0

@@ -82,7 +82,7 @@ if [ ! -f "$DATA/postgres/PG_VERSION" ]; then
 fi
 
 say "starting the server on $URL"
-SOOM_RATE_LIMIT=off "$BIN" serve --port "$PORT" --data-directory "$DATA" >"$WORK/server.log" 2>&1 &
+SOOM_RATE_LIMIT=off SOOM_CONNECTIONS_PER_ADDRESS=0 "$BIN" serve --port "$PORT" --data-directory "$DATA" >"$WORK/server.log" 2>&1 &
 SERVER_PID=$!
 wait_ready
 

@@ -51,6 +51,75 @@ struct SlowClientTests {
         }
     }
 
+    @Test("a body that trickles in is 408 request_timeout after the grace, and its connection closes; a steady one is served")
+    func tricklingBody() async throws {
+        let shortGrace: @Sendable (inout AppConfiguration) -> Void = { $0.requestBodyGrace = .seconds(2) }
+        try await withTestApp(adjust: shortGrace) { client, _ in
+            let port = try #require(client.port)
+            let slow = try RawConnection(port: port)
+            try slow.send("POST /v1/nicknames/validation HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n{")
+            let socket = slow.socket
+            let trickle = Task {
+                for _ in 0..<60 {
+                    try await Task.sleep(for: .milliseconds(400))
+                    _ = Glibc.send(socket, [UInt8(ascii: " ")], 1, Int32(MSG_NOSIGNAL))
+                }
+            }
+            let answer = await slow.response(within: 20)
+            trickle.cancel()
+            #expect(answer.hasPrefix("HTTP/1.1 408"), "answered: \(answer.prefix(300))")
+            #expect(answer.contains("request_timeout"))
+            // A body that arrives in pieces, but steadily, is served.
+            let steady = try RawConnection(port: port)
+            let body = "{\"nickname\": \"\(String(repeating: " ", count: 3000))고래\"}"
+            try steady.send(
+                "POST /v1/nicknames/validation HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+            )
+            let bytes = Array(body.utf8)
+            for start in stride(from: 0, to: bytes.count, by: 1_500) {
+                try steady.send(String(decoding: bytes[start..<min(start + 1_500, bytes.count)], as: UTF8.self))
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let served = await steady.response(within: 20)
+            #expect(served.hasPrefix("HTTP/1.1 200"), "answered: \(served.prefix(300))")
+        }
+    }
+
+    @Test("a malformed chunked body is 400 invalid_request (or a closed connection), never a 500, and is not logged as an error")
+    func malformedChunks() async throws {
+        try await withTestApp { client, _ in
+            let port = try #require(client.port)
+            for bad in ["zz\r\nxx\r\n0\r\n\r\n", "5\r\nab\r\n0\r\n\r\n", "-1\r\n\r\n", "ffffffffffffffffffff\r\n"] {
+                let connection = try RawConnection(port: port)
+                try connection.send(
+                    "POST /v1/nicknames/validation HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n" + bad)
+                let answer = await connection.response(within: 5)
+                #expect(answer.isEmpty || answer.hasPrefix("HTTP/1.1 400"), "\(bad.debugDescription): \(answer.prefix(200))")
+            }
+            let metrics = String(buffer: try await client.send(.get, "/metrics", headers: [.authorization: "Bearer \(testMetricsToken)"]).body)
+            #expect(!metrics.contains("http_response_status_code=\"500\""), "a malformed body was counted as a 500")
+        }
+    }
+
+    @Test("one client address holds at most its limit of connections; the next is closed at once, and others are served")
+    func connectionsPerAddress() async throws {
+        let limit: @Sendable (inout AppConfiguration) -> Void = { $0.connectionsPerAddress = 8 }
+        try await withTestApp(adjust: limit) { client, _ in
+            let port = try #require(client.port)
+            // The test client holds connections of its own from this address: fill up to the limit.
+            var open: [RawConnection] = []
+            for _ in 0..<12 { open.append(try RawConnection(port: port)) }
+            var closed = 0
+            for connection in open where await connection.closes(within: 0.5) { closed += 1 }
+            #expect(closed >= 4, "only \(closed) of 12 connections were refused with a limit of 8")
+            open.removeAll()
+            // Once they are gone, new connections are served again.
+            try await Task.sleep(for: .milliseconds(300))
+            let answer = try await Self.healthz(port: port)
+            #expect(answer.hasPrefix("HTTP/1.1 200"), "answered: \(answer.prefix(200))")
+        }
+    }
+
     /// `GET /healthz` on a new connection, closed after the answer: the answer as text.
     static func healthz(port: Int) async throws -> String {
         let connection = try RawConnection(port: port)

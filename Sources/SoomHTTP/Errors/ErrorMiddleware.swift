@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import NIOCore
+import NIOHTTP1
 import SoomDomain
 
 /// Turns every error into the contract's JSON error, so that nothing leaves the server as a bare
@@ -37,6 +38,19 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 break
             }
             return error.apiError
+        // The client's fault, not the server's: a body that stopped arriving, a body the HTTP
+        // decoder cannot parse (a malformed chunk), a connection that ended mid-body. Logged at
+        // info (an error-level line per aborted upload would bury real errors) and answered as a
+        // 4xx, which the client gets if it is still there and the metrics count as what it is.
+        case is RequestBodyTooSlow:
+            logger.info("request body too slow; closing the connection")
+            return APIError(.requestTimeout, code: "request_timeout", message: "The request body stopped arriving; send it again.")
+        case let error as HTTPParserError:
+            logger.info("malformed request body", metadata: ["error": "\(error)"])
+            return APIError(.badRequest, code: "invalid_request", message: "The request body is malformed.")
+        case is ChannelError, is IOError:
+            logger.info("connection ended during the request", metadata: ["error": "\(loggableDescription(of: error))"])
+            return APIError(.badRequest, code: "invalid_request", message: "The connection ended before the request did.")
         case is NIOTooManyBytesError:
             return .payloadTooLarge(limit: Request.maximumJSONBodySize)
         case let error as HTTPError:

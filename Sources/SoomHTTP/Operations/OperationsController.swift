@@ -6,8 +6,10 @@ import SoomDomain
 struct OperationsController {
     /// What `/readyz` asks (the database, in production).
     let readiness: any ReadinessProbe
-    /// When set, `/metrics` answers only `Authorization: Bearer <token>`; anyone else gets the
-    /// `404` of a path that does not exist (`SOOM_METRICS_TOKEN`).
+    /// `/metrics` answers only `Authorization: Bearer <token>`; anyone else gets the `404` of a
+    /// path that does not exist (`SOOM_METRICS_TOKEN`). Without a token `/metrics` is that `404`
+    /// for everyone: sign-ups, reports and hidden cards in real time are nobody's business but the
+    /// operator's, so they are never served openly.
     let metricsToken: String?
 
     func addRoutes(to routes: RouterGroup<AppRequestContext>) {
@@ -18,7 +20,7 @@ struct OperationsController {
             try await self.reactor.respond(to: .checkReadiness, context: context)
         }
         routes.on("/metrics", method: .get) { request, context in
-            if let token = self.metricsToken, !Self.bearer(request.headers[.authorization], matches: token) { throw APIError.notFound }
+            guard let token = self.metricsToken, Self.bearer(request.headers[.authorization], matches: token) else { throw APIError.notFound }
             return try await self.reactor.respond(to: .exportMetrics, context: context)
         }
         routes.on("/openapi.yaml", method: .get) { _, context in

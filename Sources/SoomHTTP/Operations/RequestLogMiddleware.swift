@@ -6,9 +6,10 @@ import Logging
 /// One log line per request — method, route, status, duration and request ID — and the
 /// `X-Request-ID` header.
 ///
-/// A client's or proxy's `X-Request-ID` (1–128 visible ASCII characters) is kept, otherwise
-/// Hummingbird's generated one is used; either way it is echoed back and carried as
-/// `hb.request.id` by every log line of the request. The route is the matched template
+/// A client's or proxy's `X-Request-ID` (1–128 visible ASCII characters) is kept, otherwise a
+/// random one (128 bits, 32 hex digits) is made; either way it is echoed back and carried as
+/// `hb.request.id` by every log line of the request. Never Hummingbird's own ID: that is a
+/// per-process counter, and two IDs a client sees would tell how many requests others made between. The route is the matched template
 /// (`/v1/cards/{id}`), never the raw path or query, and nothing from headers or bodies is
 /// logged: no token, signature, key, fingerprint or client address can reach the log.
 /// Operations routes (`/healthz`, `/readyz`, `/metrics`, …), which probes call every few
@@ -16,10 +17,13 @@ import Logging
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
+        let id: String
         if let given = request.headers[.xRequestID], Self.isAcceptable(given) {
-            context.logger[metadataKey: "hb.request.id"] = .string(given)
+            id = given
+        } else {
+            id = Self.randomID()
         }
-        let id = context.id
+        context.logger[metadataKey: "hb.request.id"] = .string(id)
         let started = ContinuousClock.now
         let status: HTTPResponse.Status
         var response: Response
@@ -54,6 +58,21 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         let hundredths = duration.components.seconds * 100_000 + duration.components.attoseconds / 10_000_000_000_000
         let fraction = hundredths % 100
         return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+
+    /// 128 random bits as 32 lower-case hex digits, from the system's secure generator.
+    static func randomID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let digits = Array("0123456789abcdef".utf8)
+        var bytes = [UInt8](repeating: 0, count: 32)
+        for half in 0..<2 {
+            var value = generator.next() as UInt64
+            for index in 0..<16 {
+                bytes[half * 16 + index] = digits[Int(value & 0xF)]
+                value >>= 4
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static func isAcceptable(_ id: String) -> Bool {

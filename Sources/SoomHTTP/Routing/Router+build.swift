@@ -16,6 +16,7 @@ public func buildRouter(
     // Outermost first: the request line and ID see the final status; metrics count what
     // ErrorMiddleware answered, by route template.
     router.add(middleware: NoSniffMiddleware())
+    router.add(middleware: NoStoreMiddleware())
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: ErrorMiddleware())

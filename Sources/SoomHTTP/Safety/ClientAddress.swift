@@ -6,7 +6,7 @@
 
 /// A client address as the rate limiter counts it: an IPv4 address (an IPv4-mapped IPv6 address
 /// is its IPv4 address), the /64 prefix of an IPv6 address, or text it could not parse.
-enum ClientAddress: Equatable {
+enum ClientAddress: Hashable {
     case v4([UInt8])
     case v6(prefix: [UInt8])
     case unknown(String)
