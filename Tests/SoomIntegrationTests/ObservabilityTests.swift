@@ -24,7 +24,7 @@ struct ObservabilityTests {
             #expect(try await client.send(.put, "/v1/cards/\(card.id)/like", token: tokens[1]).status == .ok)
             _ = try await TestDevice.c.register(client)
 
-            let response = try await client.send(.get, "/metrics")
+            let response = try await client.send(.get, "/metrics", headers: [.authorization: "Bearer \(testMetricsToken)"])
             #expect(response.status == .ok && response.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
             #expect(response.headers[.rateLimitLimit] == nil)
             let text = String(buffer: response.body)
@@ -128,7 +128,7 @@ final class LockedLines: Sendable {
 extension TestClientProtocol {
     /// The value of one series (exact name and labels) in `/metrics`, 0 when absent.
     func metric(_ series: String) async throws -> Double {
-        let text = String(buffer: try await self.send(.get, "/metrics").body)
+        let text = String(buffer: try await self.send(.get, "/metrics", headers: [.authorization: "Bearer \(testMetricsToken)"]).body)
         for line in text.split(separator: "\n") where line.hasPrefix(series + " ") {
             return Double(line.dropFirst(series.count + 1)) ?? 0
         }

@@ -25,7 +25,8 @@ struct OperationsTests {
         try await withTestApp { client, database in
             let token = try await database.makeAccounts(1)[0]
             let responses = [
-                try await client.send(.get, "/healthz"), try await client.send(.get, "/openapi.yaml"), try await client.send(.get, "/metrics"),
+                try await client.send(.get, "/healthz"), try await client.send(.get, "/openapi.yaml"),
+                try await client.send(.get, "/metrics", headers: [.authorization: "Bearer \(testMetricsToken)"]),
                 try await client.send(.get, "/v1/me", token: token), try await client.send(.get, "/v1/me"),
                 try await client.send(.get, "/v1/no-such-route"), try await client.send(.delete, "/v1/feeds/latest", token: token),
                 try await client.send(.post, "/v1/cards", raw: "{not json", token: token),
@@ -53,6 +54,44 @@ struct OperationsTests {
         }
         #expect(OperationsController.bearer("Bearer abc", matches: "abc"))
         #expect(!OperationsController.bearer("Bearer abd", matches: "abc") && !OperationsController.bearer(nil, matches: "abc"))
+    }
+
+    @Test("without SOOM_METRICS_TOKEN, /metrics is the 404 of a missing path for everyone")
+    func metricsOffByDefault() async throws {
+        try await withTestApp(metricsToken: nil) { client, _ in
+            for header in [nil, "Bearer ", "Bearer anything"] {
+                let response = try await client.send(.get, "/metrics", headers: header.map { [.authorization: $0] } ?? [:])
+                #expect(response.status == .notFound && response.errorCode == "not_found", "\(header ?? "no header")")
+                #expect(!String(buffer: response.body).contains("soom_"))
+            }
+        }
+    }
+
+    @Test("every /v1 answer says Cache-Control: no-store unless it says its own; images keep theirs; IDs are random, not counted")
+    func cachingAndRequestIDs() async throws {
+        try await withTestApp { client, database in
+            let token = try await database.makeAccounts(1)[0]
+            for response in [
+                try await client.send(.get, "/v1/me", token: token), try await client.send(.get, "/v1/feeds/latest", token: token),
+                try await client.send(.get, "/v1/me"), try await client.send(.get, "/v1/no-such-route"),
+                try await client.send(.post, "/v1/auth/challenges"), try await client.send(.get, "/v1/notifications", token: token),
+            ] {
+                #expect(response.headers[.cacheControl] == "no-store", "\(response.status)")
+            }
+            let image = try await client.send(.get, "/v1/images/defaults/sea-calm")
+            #expect(image.headers[.cacheControl]?.hasPrefix("public") == true)
+            #expect(try await client.send(.get, "/healthz").headers[.cacheControl] == nil)
+
+            var ids: [String] = []
+            for _ in 0..<5 { ids.append(try #require(try await client.send(.get, "/healthz").headers[.init("X-Request-ID")!])) }
+            #expect(Set(ids).count == 5)
+            for id in ids { #expect(id.count == 32 && id.allSatisfy(\.isHexDigit), "\(id)") }
+            // Not a counter: no two consecutive IDs share their last 16 digits' neighbourhood.
+            let lows = ids.compactMap { UInt64($0.suffix(16), radix: 16) }
+            #expect(zip(lows, lows.dropFirst()).allSatisfy { $0.1 &- $0.0 > 1_000_000 || $0.0 &- $0.1 > 1_000_000 })
+            let given = try await client.send(.get, "/healthz", headers: [.init("X-Request-ID")!: "mine-123"])
+            #expect(given.headers[.init("X-Request-ID")!] == "mine-123")
+        }
     }
 
     @Test("a value PostgreSQL refuses (a NUL character in an image id or a default name) is 400 invalid_request, never a 500, and writes nothing")

@@ -15,10 +15,11 @@ public struct DatabaseConfiguration: Sendable, Equatable, CustomStringConvertibl
     public var tls: TLSMode
     /// The connections each server instance keeps open (a fixed pool; see `clientConfiguration`).
     public var maximumConnections: Int = 8
-    /// When set, PostgreSQL itself ends any statement that runs longer (`statement_timeout`) and
-    /// any lock wait longer than four fifths of it (`lock_timeout`), and a transaction left idle
-    /// (`idle_in_transaction_session_timeout`): a server sets it below its request deadline, so a
-    /// request that outlives the deadline has no effect. Tools (migrate, seed, admin) leave it nil.
+    /// When set, PostgreSQL itself ends any statement that runs longer (`statement_timeout`, which
+    /// counts lock waits too; `lock_timeout` is the same, so a write stuck behind a lock gets the
+    /// whole of it), and a transaction left idle (`idle_in_transaction_session_timeout`): a server
+    /// sets it just below its request deadline, so a request that outlives the deadline has no
+    /// effect. Tools (migrate, seed, admin) leave it nil.
     public var statementTimeout: Duration?
 
     public init(host: String, port: Int, username: String, password: String?, database: String, tls: TLSMode = .disable) {
@@ -85,7 +86,7 @@ public struct DatabaseConfiguration: Sendable, Equatable, CustomStringConvertibl
         if let timeout = self.statementTimeout {
             let milliseconds = max(1, Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000))
             configuration.options.additionalStartupParameters += [
-                ("statement_timeout", "\(milliseconds)"), ("lock_timeout", "\(max(1, milliseconds * 4 / 5))"),
+                ("statement_timeout", "\(milliseconds)"), ("lock_timeout", "\(milliseconds)"),
                 ("idle_in_transaction_session_timeout", "\(milliseconds)"),
             ]
         }

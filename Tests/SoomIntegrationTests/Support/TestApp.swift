@@ -12,6 +12,9 @@ import Testing
 
 @testable import SoomHTTP
 
+/// The `/metrics` token test apps run with (`withTestApp(metricsToken: nil)` switches `/metrics` off).
+let testMetricsToken = "test-metrics-token-0123456789abcdef"
+
 extension ModerationPolicy {
     /// The default policy, but every report counts at once: test accounts are seconds old.
     static let immediate = try! ModerationPolicy(
@@ -26,7 +29,7 @@ extension ModerationPolicy {
 func withTestApp(
     tagRankingCacheLifetime: Double = 0, feedCacheLifetime: Double = AppConfiguration.defaultFeedCacheLifetime, backgroundJobs: Bool = true,
     moderation: ModerationPolicy = .immediate, rateLimits: RateLimits? = nil,
-    logLevel: Logger.Level = .warning, metricsToken: String? = nil, requestDeadline: Duration = Database.defaultDeadline,
+    logLevel: Logger.Level = .warning, metricsToken: String? = testMetricsToken, requestDeadline: Duration = Database.defaultDeadline,
     adjust: @escaping @Sendable (inout AppConfiguration) -> Void = { _ in },
     _ test: @escaping @Sendable (any TestClientProtocol, TestDatabase) async throws -> Void
 ) async throws {
