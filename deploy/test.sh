@@ -184,7 +184,7 @@ up_and_wait ""
 first_serving=$serving first_healthy=$healthy
 [[ $(docker exec "$(container soom)" id -u) != 0 ]] || fail "the server runs as root"
 
-# --- Sign up a device and post a card (README: "A device signs up with openssl and curl") ---
+# --- Sign up a device and post a card (README: "A device from the command line: openssl and curl") ---
 say "sign up a device, post a card"
 openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$scratch/device.key" 2>/dev/null
 openssl pkey -in "$scratch/device.key" -pubout -out "$scratch/device.pub"

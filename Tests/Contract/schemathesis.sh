@@ -151,7 +151,7 @@ for _ in $(seq 240); do
 done
 curl -sf "$base/healthz" >/dev/null || { tail -n 20 "$work/server.log" >&2; die "the server did not become healthy"; }
 
-# --- 3. A device signs up (README.md, "A device signs up with openssl and curl") -----------
+# --- 3. A device signs up (README.md, "A device from the command line: openssl and curl") -----------
 say "registering a device"
 (
     cd "$work"
