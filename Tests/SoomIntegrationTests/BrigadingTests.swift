@@ -46,7 +46,10 @@ struct BrigadingTests {
             // restricted already, so the ladder does not move.
             let hidden = try await database.rows("SELECT id FROM cards WHERE hidden_at IS NOT NULL")[0].decode(UUID.self)
             let visible = try #require(cards.first { $0 != hidden.uuidString.lowercased() })
-            for reporter in others { #expect(try await client.report(reporter, visible).status == .accepted) }
+            for reporter in others {
+                let response = try await client.report(reporter, visible)
+                #expect(response.status == .accepted, "\(response.status): \(String(buffer: response.body))")
+            }
             #expect(try await database.scalar("SELECT count(*)::int FROM cards WHERE hidden_at IS NOT NULL") == 2)
             #expect(try await database.scalar("SELECT restriction_count FROM accounts WHERE id = \(UUID(uuidString: authorID)!)") == 1)
 

@@ -98,7 +98,9 @@ struct FeedTests {
             try await database.execute("UPDATE cards SET created_at = now() - interval '8 days' WHERE id = \(UUID(uuidString: old.id)!)")
             try await database.withCardRepository { try await $0.refreshPopularRanking(limit: 200, rescan: false) }
             let ranked = try await client.allPages("/v1/feeds/popular", token: tokens[3], limit: 2).map(\.id)
-            #expect(ranked == [tied.id, liked.id, discussed.id, quiet.id])
+            // `quiet`, which nobody liked or answered, is not popular.
+            #expect(ranked == [tied.id, liked.id, discussed.id])
+            _ = quiet
         }
     }
 

@@ -43,6 +43,8 @@ struct NotificationTests {
             #expect(try await client.send(.post, "/v1/notifications/\(UUID().uuidString)/read", token: author).status == .notFound)
             #expect(try await client.send(.post, "/v1/notifications/nope/read", token: author).status == .notFound)
             #expect(try await client.notifications(author, unread: true).count == 2)
+            // Unliking leaves a read notification alone; liking again makes a new unread one.
+            #expect(try await client.send(.delete, "/v1/cards/\(card.id)/like", token: fan).status == .ok)
             #expect(try await client.send(.put, "/v1/cards/\(card.id)/like", token: fan).status == .ok)
             #expect(
                 try await client.notifications(author, unread: true).map { $0["type"] as? String } == ["card_liked", "card_commented", "followed"])
