@@ -829,11 +829,19 @@ def test_screenshots(browsers):
                                        {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 2, "mobile": True})
     start(writer)
     cards = [
-        ("오늘 처음으로 혼자 바다를 보러 갔어요. 파도 소리만 들리니까 마음이 조금 가벼워졌어요.", "바다 혼자여행"),
-        ("퇴근길 하늘이 분홍색이었어요. 다들 오늘 하루도 고생 많았어요.", "하늘 퇴근길"),
-        ("시험 끝! 이제 잠부터 푹 자고 싶어요. 내일은 아무것도 안 할 거예요.", "일상"),
+        ("오늘 처음으로 혼자 바다를 보러 갔어요. 파도 소리만 들리니까 마음이 조금 가벼워졌어요.", "바다 혼자여행", "sea-wave"),
+        ("퇴근길 하늘이 분홍색이었어요. 다들 오늘 하루도 고생 많았어요.", "하늘 퇴근길", "sky-dawn"),
+        ("시험 끝! 이제 잠부터 푹 자고 싶어요. 내일은 아무것도 안 할 거예요.", "일상", "paper-cream"),
     ]
-    ids = [post(writer, text, tags) for text, tags in cards]
+    ids = []
+    for text, tags, background in cards:
+        writer.click("compose")
+        dialog = open_dialog(writer, holding="compose-text")
+        writer.click(dialog.find_element(By.CSS_SELECTOR, f'[role=radio][aria-label="{background}"]'))
+        writer.type_into("compose-text", text, within=dialog)
+        writer.type_into("compose-tags", tags, within=dialog)
+        writer.click("compose-submit", within=dialog)
+        ids.append(wait_top_card(writer, text).get_attribute("data-card-id"))
     start(reader)
     for card_id in ids[1:]:
         toggle_like(reader, feed_card(reader, card_id), 1)
