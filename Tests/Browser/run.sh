@@ -13,8 +13,11 @@
 # The tests drive the app only through the `data-test` hooks of the web client's contract
 # (issue 21, "Test hooks"): the whole journey, two browsers notifying each other, a reload
 # keeping the account, the device key not being exportable, no console errors, no request
-# leaving the origin, errors shown to the user. They print page weight and time to first card
-# (lines starting with "MEASURE") and save screenshots at a 390×844 mobile viewport.
+# leaving the origin, errors shown to the user, and issue 43's findings (card text contrast
+# measured on rendered pixels, layouts at a phone's and a desktop's size). They print page
+# weight, time to first card and each card's text contrast (lines starting with "MEASURE"), and
+# save screenshots at a 390×844 phone viewport and a 1280×800 desktop one (the README's in
+# $SOOM_BROWSER_SCREENSHOTS; more, for looking at, in the report directory's screens/).
 #
 # Not run by `swift test`. Needs bash, curl, python3 with the venv module (Debian:
 # python3-venv), Debian's `chromium` and `chromium-driver`, and, the first time, network access

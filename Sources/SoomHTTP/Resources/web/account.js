@@ -53,9 +53,10 @@ function graphemes(text) {
   return [...new Intl.Segmenter().segment(text)].length;
 }
 
-/** Back to the start screen: the shell listens for this and takes down the signed-in screens. */
-function restart() {
-  window.dispatchEvent(new Event('soom:signed-out'));
+/** Back to the start screen: the shell listens for this and takes down the signed-in screens;
+ * `reason` 'withdrawn' makes the start screen confirm that the account is gone. */
+function restart(reason = null) {
+  window.dispatchEvent(new CustomEvent('soom:signed-out', { detail: { reason } }));
 }
 
 function section(id, title, note, ...content) {
@@ -190,7 +191,7 @@ export function render(main) {
     withdrawProblem.replaceChildren();
     try {
       await withdraw(reason.value);
-      restart();
+      restart('withdrawn');
     } catch (error) {
       withdrawing = false;
       confirmButton.removeAttribute('aria-busy');
@@ -216,7 +217,7 @@ export function render(main) {
       signOutButton.removeAttribute('aria-busy');
       signOutButton.textContent = t('signOutButton');
       signOutProblem.replaceChildren(errorBox(error),
-        h('button', { type: 'button', class: 'primary', onclick: restart }, t('continue')));
+        h('button', { type: 'button', class: 'primary', onclick: () => restart() }, t('continue')));
     }
   });
 

@@ -1,5 +1,6 @@
 // Soom's web client: the shell (header, navigation, unread badge, compose button) and the
 // screens behind hash routes. Started by index.html; no build step, no third-party code.
+// On a phone the header is a bar on top; from 900 px on, a rail beside the content (styles.css).
 
 import { h } from './dom.js';
 import { strings, onLanguageChange, language } from './i18n.js';
@@ -37,9 +38,11 @@ route('/notifications', notifications.render);
 route('/account', account.render);
 
 function shell() {
+  composeButton.querySelector('.compose-label').textContent = t('compose');
   // The badge is for the eye; the link's name says the count in words ("알림, 읽지 않은 알림 3개").
-  const badge = h('span', { class: 'unread zero', test: 'unread-count', 'aria-hidden': 'true' }, '0');
-  const spoken = h('span', { class: 'visually-hidden' }, t('unread', { count: 0 }));
+  // Nothing unread: no badge at all (a grey "0" only draws the eye to nothing).
+  const badge = h('span', { class: 'unread', test: 'unread-count', 'aria-hidden': 'true', hidden: true }, '0');
+  const spoken = h('span', { class: 'visually-hidden' });
   const link = (path, label, extra = {}) => h('a', { href: href(path), class: 'nav-link', dataset: { path }, ...extra }, label);
   header.replaceChildren(
     h('button', { type: 'button', class: 'skip', onclick: () => main.focus() }, t('skip')),
@@ -47,16 +50,38 @@ function shell() {
     h('nav', { class: 'main-nav', 'aria-label': t('main') },
       link('/', t('home'), { test: 'nav-home' }),
       link('/tags', t('tags'), { test: 'nav-tags' }),
-      link('/notifications', [t('notifications'), ' ', badge, h('span', { class: 'visually-hidden' }, ', '), spoken], { test: 'notifications' }),
+      link('/notifications', [t('notifications'), ' ', badge, spoken], { test: 'notifications' }),
       link('/me', t('me'), { test: 'nav-me' })),
-    h('button', { type: 'button', class: 'primary compose-button', test: 'compose', onclick: compose }, h('span', { 'aria-hidden': 'true' }, '+ '), t('compose')));
+    composeButton);
   watchUnread(badge, (count) => {
-    spoken.textContent = t('unread', { count });
+    spoken.textContent = count === '0' ? '' : `, ${t('unread', { count })}`;
   });
   markCurrent(currentPath());
 }
 
+const composeButton = h('button', { type: 'button', class: 'primary compose-button', test: 'compose', onclick: () => compose() },
+  h('span', { 'aria-hidden': 'true' }, '+ '), h('span', { class: 'compose-label' }, ''));
+
+/** The tag of a tag's screen (`/tags/NAME`), or null. */
+function tagOf(path) {
+  const match = /^\/tags\/([^/]+)$/.exec(path);
+  if (!match) return null;
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return match[1];
+  }
+}
+
+/** Where writing a card is what one came for: the feeds, the tags (on a tag's screen the card
+ * gets the tag), my profile. Elsewhere (an open card has its comment form; settings,
+ * notifications) the floating button would only cover controls, so it is not there. */
+function composable(path) {
+  return path === '/' || path.startsWith('/feed/') || path === '/me' || path === '/tags' || tagOf(path) !== null;
+}
+
 function markCurrent(path) {
+  composeButton.hidden = !composable(path);
   for (const link of header.querySelectorAll('.nav-link')) {
     const target = link.dataset.path;
     const active = target === '/' ? path === '/' || path.startsWith('/feed/') : path.startsWith(target);
@@ -65,8 +90,10 @@ function markCurrent(path) {
   }
 }
 
-function compose() {
+function compose(tags = null) {
+  const tag = tagOf(currentPath());
   openComposer({
+    tags: tags ?? (tag ? [tag] : []),
     onPosted: (card) => {
       feed.showNewCard(card);
       if (currentPath() !== '/') navigate('/');
@@ -74,9 +101,16 @@ function compose() {
   });
 }
 
+// Empty lists offer to write a card (card.js `composeCard`).
+window.addEventListener('soom:compose', (event) => {
+  if (currentAccount()) compose(event.detail?.tags ?? null);
+});
+
 function signedIn() {
   shell();
   start(main, (path) => {
+    // The screen's name for the layout (styles.css: how wide it reads on a desktop).
+    main.dataset.screen = path.split('/')[1] || 'feed';
     markCurrent(path);
     if (path === '/notifications') refreshUnread();
   });
@@ -89,7 +123,7 @@ window.addEventListener('soom:signed-out', (event) => {
   feed.forget();
   header.replaceChildren();
   history.replaceState(null, '', location.pathname);
-  renderStart(main, signedIn, { lost: event.detail?.reason === 'account_not_found' });
+  renderStart(main, signedIn, { lost: event.detail?.reason === 'account_not_found', withdrawn: event.detail?.reason === 'withdrawn' });
 });
 
 async function boot() {

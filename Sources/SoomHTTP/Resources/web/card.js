@@ -15,7 +15,8 @@ const t = strings({
     by: '{nickname}의 카드', tagLink: '#{tag} 태그 보기', loadMore: '더 보기', retry: '다시 불러오기',
   },
   en: {
-    like: 'Like', unlike: 'Unlike', likes: '{count} likes', comments: '{count} comments', story: 'Story',
+    like: 'Like', unlike: 'Unlike', likes: { one: '{count} like', other: '{count} likes' },
+    comments: { one: '{count} comment', other: '{count} comments' }, story: 'Story',
     open: 'Open card', empty: 'No cards yet.', loading: 'Loading…', distance: '{distance} away', deleted: 'The original card was deleted',
     by: 'Card by {nickname}', tagLink: 'Cards tagged #{tag}', loadMore: 'Load more', retry: 'Try again',
   },
@@ -31,6 +32,91 @@ function distanceText(meters) {
 export function backgroundImage(image, className = 'card-background') {
   if (!image?.url) return null;
   return h('img', { class: className, src: image.url, alt: '', loading: 'lazy', decoding: 'async' });
+}
+
+// Legible text over any picture without greying the picture: the text is white or dark ink,
+// whichever needs less help, on a soft "plate" (a veil of the opposite colour behind the text
+// only, feathered at its edges: styles.css) just strong enough that even the brightest (for
+// white) or darkest (for ink) 2 % of the picture's middle keeps 4.5:1 or more. Measured once per
+// picture (all of them come from this origin, so a canvas may read them), kept by URL.
+const inks = new Map(); // url → {ink: 'light' | 'dark', plate}
+let canvas = null;
+const SIDE = 32;
+
+function luminance(r, g, b) {
+  const linear = (v) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+  return 0.2126 * linear(r / 255) + 0.7152 * linear(g / 255) + 0.0722 * linear(b / 255);
+}
+
+function encode(l) {
+  return l <= 0.0031308 ? 12.92 * l : 1.055 * l ** (1 / 2.4) - 0.055;
+}
+
+function measureInk(image) {
+  canvas ??= h('canvas', { width: String(SIDE), height: String(SIDE) });
+  const context = canvas.getContext('2d', { willReadFrequently: true });
+  // The middle square: what a card shows of a picture of any shape (object-fit: cover).
+  const side = Math.min(image.naturalWidth, image.naturalHeight);
+  context.drawImage(image, (image.naturalWidth - side) / 2, (image.naturalHeight - side) / 2, side, side, 0, 0, SIDE, SIDE);
+  const data = context.getImageData(0, 0, SIDE, SIDE).data;
+  const values = [];
+  for (let i = 0; i < data.length; i += 4) values.push(luminance(data[i], data[i + 1], data[i + 2]));
+  values.sort((a, b) => a - b);
+  const darkest = values[Math.floor(values.length * 0.02)];
+  const brightest = values[Math.ceil(values.length * 0.98) - 1];
+  // White text (luminance 1) keeps 4.5:1 up to a background of 0.183; aim at 0.15. A black
+  // veil of opacity a scales the encoded values by (1 − a), the luminance by about (1 − a)^2.2.
+  const forLight = brightest <= 0.15 ? 0 : 1 - (0.15 / brightest) ** (1 / 2.2);
+  // The ink (#1d1d1b, luminance 0.012) keeps 4.5:1 from a background of 0.23; aim at 0.28.
+  const target = encode(0.28);
+  const low = encode(darkest);
+  const forDark = low >= target ? 0 : (target - low) / (1 - low);
+  // White reads better over photographs: it wins unless it needs clearly more veil.
+  return forLight <= forDark + 0.1 ? { ink: 'light', plate: forLight } : { ink: 'dark', plate: forDark };
+}
+
+function showInk(content, found) {
+  content.dataset.ink = found.ink;
+  content.style.setProperty('--plate', found.plate.toFixed(2));
+}
+
+/** Keeps the text of `content` (a `card-content`) legible over `image`, now and whenever the
+ * image (re)loads (the composer's preview changes its picture). */
+export function fitInk(content, image) {
+  if (!image) return;
+  const apply = () => {
+    if (!image.naturalWidth) return;
+    let found = inks.get(image.src);
+    if (!found) {
+      try {
+        found = measureInk(image);
+      } catch {
+        return; // unreadable (it never is from this origin): the default white on a strong veil
+      }
+      inks.set(image.src, found);
+    }
+    showInk(content, found);
+  };
+  const known = inks.get(image.src);
+  if (known) showInk(content, known);
+  image.addEventListener('load', apply);
+  if (image.complete) apply();
+}
+
+/**
+ * What an empty list says: `text` (what would be here, and why it is empty), and a way on:
+ * `action` = `{label, href}` (a link) or `{label, run}` (a button). `data-test="empty"`.
+ */
+export function emptyState(text, action = null) {
+  let way = null;
+  if (action?.href) way = h('a', { class: 'button primary', href: action.href }, action.label);
+  else if (action?.run) way = h('button', { type: 'button', class: 'primary', onclick: action.run }, action.label);
+  return h('div', { class: 'empty-state', test: 'empty' }, h('p', {}, text), way);
+}
+
+/** Asks the shell to open the composer (app.js), with `tags` filled in. */
+export function composeCard(tags = []) {
+  window.dispatchEvent(new CustomEvent('soom:compose', { detail: { tags } }));
 }
 
 /** The small round picture of a person. */
@@ -84,12 +170,14 @@ export function cardElement(card, { detail = false } = {}) {
   const open = () => navigate(`/cards/${encodeURIComponent(card.id)}`);
   // As a link, its name is the card's own text (the picture behind it has alt ''), so each card
   // in a list is told apart by what it says.
+  const picture = backgroundImage(card.background);
   const content = h('div', {
     class: `card-content font-${FONTS.includes(card.font) ? card.font : 'default'}`, test: 'card-content',
     role: detail ? null : 'link', tabindex: detail ? null : '0',
   },
-  backgroundImage(card.background),
-  h('p', { class: 'card-text' }, card.content));
+  picture,
+  h('p', { class: 'card-text', test: 'card-text' }, card.content));
+  fitInk(content, picture);
   if (!detail) {
     content.addEventListener('click', open);
     content.addEventListener('keydown', (event) => {
@@ -100,7 +188,8 @@ export function cardElement(card, { detail = false } = {}) {
     });
   }
   const author = card.author;
-  const commentsLink = h('a', { class: 'comments-link', href: href(`/cards/${encodeURIComponent(card.id)}`) }, t('comments', { count: card.commentCount }));
+  const commentsLink = h('a', { class: 'comments-link', test: 'comment-count', href: href(`/cards/${encodeURIComponent(card.id)}`) },
+    t('comments', { count: card.commentCount }));
   const likes = likeControl(card);
   const article = h('article', { class: detail ? 'card card-detail-card' : 'card', test: 'card', dataset: { cardId: card.id }, 'aria-label': t('by', { nickname: author?.nickname ?? '' }) },
     h('header', { class: 'card-meta' },
@@ -136,11 +225,13 @@ export function cardElement(card, { detail = false } = {}) {
 
 /**
  * A list of cards from a `pager` (see api.js), loading the next page as the reader nears the
- * end. `test` is the list's data-test hook. Returns `{element, prepend(card), stop()}`.
+ * end. `test` is the list's data-test hook; `empty()` makes what an empty list says (`emptyState`).
+ * Returns `{element, prepend(card), stop(), sync()}`.
  */
-export function cardList(pager, { test = null, label = '', emptyText = t('empty') } = {}) {
+export function cardList(pager, { test = null, label = '', empty = () => emptyState(t('empty')) } = {}) {
   const list = h('ol', { class: 'card-list', test, 'aria-label': label || null });
-  const status = h('p', { class: 'muted list-status', 'aria-live': 'polite' }, t('loading'));
+  const status = h('div', { class: 'muted list-status', 'aria-live': 'polite' }, t('loading'));
+  const showEmpty = () => status.replaceChildren(empty());
   const sentinel = h('div', { class: 'sentinel', 'aria-hidden': 'true' });
   const element = h('section', { class: 'card-list-wrap' }, list, status, sentinel);
   const shown = new Set();
@@ -165,7 +256,8 @@ export function cardList(pager, { test = null, label = '', emptyText = t('empty'
         shown.add(card.id);
         list.append(h('li', {}, cardElement(card)));
       }
-      status.textContent = pager.done ? (shown.size === 0 ? emptyText : '') : '';
+      if (pager.done && shown.size === 0) showEmpty();
+      else status.textContent = '';
       return !pager.done;
     } catch (error) {
       failed = true;
@@ -190,7 +282,7 @@ export function cardList(pager, { test = null, label = '', emptyText = t('empty'
     /** Brings cards kept off screen up to date with what changed meanwhile. */
     sync() {
       for (const article of list.querySelectorAll('[data-test="card"]')) article.soomSync?.();
-      if (shown.size > 0 && !list.querySelector('[data-test="card"]') && pager.done && !failed) status.textContent = emptyText;
+      if (shown.size > 0 && !list.querySelector('[data-test="card"]') && pager.done && !failed) showEmpty();
     },
   };
 }

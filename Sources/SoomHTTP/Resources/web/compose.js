@@ -4,30 +4,30 @@
 import { h } from './dom.js';
 import { api, query } from './api.js';
 import { strings } from './i18n.js';
-import { describe, errorBox } from './errors.js';
-import { FONTS } from './card.js';
+import { describe, errorBox, retryBox } from './errors.js';
+import { FONTS, fitInk } from './card.js';
 import { defaultBackgrounds } from './backgrounds.js';
 
 const t = strings({
   ko: {
-    title: '카드 쓰기', text: '내용', placeholder: '지금 마음을 적어 보세요', font: '글꼴', background: '배경', photo: '내 사진 올리기',
+    title: '카드 쓰기', text: '내용', placeholder: '지금 마음을 적어 보세요', font: '글꼴', background: '배경', photo: '사진 올리기',
     uploading: '사진을 올리는 중…', photoNote: '사진의 위치·기기 정보(EXIF 등)는 서버가 저장하기 전에 지워요.',
     tags: '태그', tagsHint: '띄어쓰기나 쉼표로 구분 (최대 10개)', story: '스토리 (24시간 뒤 사라져요)',
-    location: '위치 남기기 (주변 피드에 약 500 m 단위로만 보여요)', submit: '올리기', cancel: '취소', posting: '올리는 중…',
+    location: '위치 남기기 (정확한 위치는 남지 않고, 주변 피드에는 약 1 km 범위로만 보여요)', submit: '올리기', cancel: '취소', posting: '올리는 중…',
     fontdefault: '기본', fontserif: '명조', fonthandwriting: '손글씨', fontrounded: '둥근', count: '{count}/500',
     noSuggestions: '추천 태그를 불러오지 못했어요. 태그는 그대로 쓸 수 있어요.',
     suggestions: '추천 태그', empty: '내용을 입력해 주세요.', tooLong: '500자까지 쓸 수 있어요.', tooManyTags: '태그는 10개까지예요.',
     categorysky: '하늘', categorysea: '바다', categoryforest: '숲', categorypaper: '종이', categoryupload: '내 사진', preview: '미리보기',
   },
   en: {
-    title: 'New card', text: 'Text', placeholder: 'What’s on your mind?', font: 'Font', background: 'Background', photo: 'Upload my photo',
+    title: 'New card', text: 'Text', placeholder: 'What’s on your mind?', font: 'Font', background: 'Background', photo: 'Upload a photo',
     uploading: 'Uploading…', photoNote: 'Location and device details (EXIF and the like) are removed before the server stores a photo.',
     tags: 'Tags', tagsHint: 'Separate with spaces or commas (at most 10)', story: 'Story (disappears after 24 hours)',
-    location: 'Add my location (shown in the nearby feed only to about 500 m)', submit: 'Post', cancel: 'Cancel', posting: 'Posting…',
+    location: 'Add my location (the exact spot is never kept: only the area of about 1 km around it, for the nearby feed)', submit: 'Post', cancel: 'Cancel', posting: 'Posting…',
     fontdefault: 'Default', fontserif: 'Serif', fonthandwriting: 'Handwriting', fontrounded: 'Rounded', count: '{count}/500',
     noSuggestions: 'Could not load tag suggestions. You can still type tags.',
     suggestions: 'Suggested tags', empty: 'Please write something.', tooLong: 'At most 500 characters.', tooManyTags: 'At most 10 tags.',
-    categorysky: 'Sky', categorysea: 'Sea', categoryforest: 'Forest', categorypaper: 'Paper', categoryupload: 'My photo', preview: 'Preview',
+    categorysky: 'Sky', categorysea: 'Sea', categoryforest: 'Forest', categorypaper: 'Paper', categoryupload: 'My photos', preview: 'Preview',
   },
 });
 
@@ -61,9 +61,9 @@ function currentPosition() {
 
 /**
  * Opens the composer as a modal dialog. `onPosted(card)` runs after the card was created.
- * `parentId` makes it a comment card on that card.
+ * `parentId` makes it a comment card on that card; `tags` fills the tag field.
  */
-export function openComposer({ onPosted, parentId = null }) {
+export function openComposer({ onPosted, parentId = null, tags: givenTags = [] }) {
   // One key per card being written: a retry after a lost answer cannot post it twice.
   let idempotencyKey = crypto.randomUUID();
   let background = null; // {default: name} or {imageId}
@@ -74,12 +74,22 @@ export function openComposer({ onPosted, parentId = null }) {
   const previewImage = h('img', { class: 'card-background', alt: '' });
   const previewText = h('p', { class: 'card-text' });
   const preview = h('div', { class: 'card-content font-default compose-preview', 'aria-label': t('preview') }, previewImage, previewText);
+  fitInk(preview, previewImage);
   const font = h('select', { id: 'compose-font' }, FONTS.map((name) => h('option', { value: name }, t(`font${name}`))));
-  const backgrounds = h('div', { class: 'background-picker', role: 'radiogroup', 'aria-label': t('background') });
   // Hidden behind its label, which shows the keyboard focus instead (styles.css `.file-input`).
   const photoInput = h('input', { type: 'file', id: 'compose-photo', accept: PHOTO_TYPES.join(','), class: 'visually-hidden file-input' });
   const photoStatus = h('p', { class: 'muted', 'aria-live': 'polite' });
-  const tags = h('input', { id: 'compose-tags', test: 'compose-tags', type: 'text', autocomplete: 'off', 'aria-describedby': 'compose-tags-hint' });
+  // A row per kind of picture (`background-group`, `data-category`): my uploads first, in a row
+  // of their own beside the button that adds one, then the built-in ones by category.
+  const group = (category, label, ...children) => h('div', {
+    class: 'background-group', role: 'group', 'aria-label': label, test: 'background-group', dataset: { category },
+  }, h('span', { class: 'category', 'aria-hidden': 'true' }, label), ...children);
+  const uploads = group('upload', t('categoryupload'), photoInput, h('label', { for: 'compose-photo', class: 'button ghost upload-button' }, `+ ${t('photo')}`));
+  const backgrounds = h('div', { class: 'background-picker', role: 'radiogroup', 'aria-label': t('background') }, uploads);
+  const tags = h('input', {
+    id: 'compose-tags', test: 'compose-tags', type: 'text', autocomplete: 'off', 'aria-describedby': 'compose-tags-hint',
+    value: givenTags.length ? givenTags.map((tag) => `#${tag} `).join('') : null,
+  });
   const suggestions = h('ul', { class: 'suggestions', 'aria-label': t('suggestions') });
   const story = h('input', { type: 'checkbox', id: 'compose-story' });
   const location = h('input', { type: 'checkbox', id: 'compose-location' });
@@ -92,8 +102,7 @@ export function openComposer({ onPosted, parentId = null }) {
     preview,
     h('div', { class: 'field' }, h('label', { for: 'compose-text' }, t('text')), text, counter),
     h('div', { class: 'field' }, h('label', { for: 'compose-font' }, t('font')), font),
-    h('fieldset', { class: 'field' }, h('legend', {}, t('background')), backgrounds,
-      photoInput, h('label', { for: 'compose-photo', class: 'button ghost' }, t('photo')), photoStatus, h('p', { class: 'muted small' }, t('photoNote'))),
+    h('fieldset', { class: 'field' }, h('legend', {}, t('background')), backgrounds, photoStatus, h('p', { class: 'muted small' }, t('photoNote'))),
     h('div', { class: 'field' }, h('label', { for: 'compose-tags' }, t('tags')), tags,
       h('p', { id: 'compose-tags-hint', class: 'muted small' }, t('tagsHint')), suggestions),
     h('div', { class: 'check' }, story, h('label', { for: 'compose-story' }, t('story'))),
@@ -107,20 +116,25 @@ export function openComposer({ onPosted, parentId = null }) {
     previewImage.src = url;
     for (const other of backgrounds.querySelectorAll('[role=radio]')) other.setAttribute('aria-checked', String(other === button));
   };
-  defaultBackgrounds().then((items) => {
-    let category = null;
+  const loadDefaults = () => defaultBackgrounds().then((items) => {
+    let row = null;
     for (const item of items) {
-      if (item.category !== category) {
-        category = item.category;
-        backgrounds.append(h('span', { class: 'category' }, t(`category${category}`) !== `category${category}` ? t(`category${category}`) : category));
+      if (item.category !== row?.dataset.category) {
+        const name = t(`category${item.category}`) !== `category${item.category}` ? t(`category${item.category}`) : item.category;
+        row = group(item.category, name);
+        backgrounds.append(row);
       }
       const button = h('button', { type: 'button', role: 'radio', 'aria-checked': 'false', 'aria-label': item.name, class: 'swatch' },
         h('img', { src: item.url, alt: '' }));
       button.addEventListener('click', () => choose({ default: item.name }, item.url, button));
-      backgrounds.append(button);
+      row.append(button);
       if (!background) choose({ default: item.name }, item.url, button);
     }
-  }).catch((error) => problem.replaceChildren(errorBox(error)));
+  }).catch((error) => problem.replaceChildren(retryBox(error, async () => {
+    problem.replaceChildren();
+    await loadDefaults();
+  })));
+  loadDefaults();
 
   photoInput.addEventListener('change', async () => {
     const file = photoInput.files?.[0];
@@ -135,7 +149,7 @@ export function openComposer({ onPosted, parentId = null }) {
       const button = h('button', { type: 'button', role: 'radio', 'aria-checked': 'false', 'aria-label': t('categoryupload'), class: 'swatch' },
         h('img', { src: image.url, alt: '' }));
       button.addEventListener('click', () => choose({ imageId: image.id }, image.url, button));
-      backgrounds.append(button);
+      uploads.append(button);
       choose({ imageId: image.id }, image.url, button);
       photoStatus.textContent = '';
     } catch (error) {
@@ -196,7 +210,8 @@ export function openComposer({ onPosted, parentId = null }) {
       const body = { content, font: state.font, background: background ?? { default: 'paper-cream' }, tags: tagList, story: story.checked };
       if (location.checked) {
         const position = await currentPosition();
-        // The server keeps only a ~500 m cell; three decimals (~100 m) is all it needs to find it.
+        // The server keeps only the centre of a geohash-6 cell (about 1 km × 0.6 km in Seoul, never
+        // under 500 m): three decimals (about 100 m) are all it needs to find the cell.
         body.location = {
           latitude: Math.round(position.coords.latitude * 1000) / 1000,
           longitude: Math.round(position.coords.longitude * 1000) / 1000,

@@ -4,22 +4,22 @@
 import { h, add } from './dom.js';
 import { api, pager } from './api.js';
 import { strings } from './i18n.js';
-import { describe, errorBox, showError } from './errors.js';
-import { cardElement, cardList, noteCardChange } from './card.js';
+import { describe, errorBox, retryBox, showError } from './errors.js';
+import { cardElement, cardList, noteCardChange, emptyState } from './card.js';
 import { navigate, href } from './router.js';
 import { openComposer } from './compose.js';
 
 const t = strings({
   ko: {
     title: '카드', comments: '댓글 카드', write: '댓글 쓰기', placeholder: '따뜻한 댓글을 남겨 주세요', send: '댓글 달기', full: '배경·글꼴을 골라 댓글 카드 쓰기',
-    empty: '아직 댓글이 없어요.', report: '신고', reportTitle: '이 카드를 신고하는 이유', reported: '신고했어요. 이 카드는 이제 보이지 않아요.',
+    empty: '아직 댓글 카드가 없어요. 이 카드에 처음으로 답해 보세요.', answer: '댓글 쓰기', report: '신고', reportTitle: '이 카드를 신고하는 이유', reported: '신고했어요. 이 카드는 이제 보이지 않아요.',
     reasonabuse: '욕설·괴롭힘', reasonprivacy: '개인정보 노출', reasonadvertising: '광고', reasonsexual: '음란물', reasonimpersonation: '사칭', reasonother: '기타',
     remove: '삭제', confirmRemove: '이 카드를 삭제할까요? 댓글 카드는 남아요.', removed: '카드를 삭제했어요.', parent: '원래 카드 보기', back: '뒤로',
     sendReport: '신고하기', cancel: '취소', count: '{count}/500', tooLong: '댓글은 500자까지 쓸 수 있어요.',
   },
   en: {
     title: 'Card', comments: 'Comment cards', write: 'Write a comment', placeholder: 'Leave a kind comment', send: 'Comment', full: 'Write a comment card with a background and font',
-    empty: 'No comments yet.', report: 'Report', reportTitle: 'Why are you reporting this card?', reported: 'Reported. You will not see this card again.',
+    empty: 'No comment cards yet. Be the first to answer this card.', answer: 'Write a comment', report: 'Report', reportTitle: 'Why are you reporting this card?', reported: 'Reported. You will not see this card again.',
     reasonabuse: 'Abuse or harassment', reasonprivacy: 'Private information', reasonadvertising: 'Advertising', reasonsexual: 'Sexual content', reasonimpersonation: 'Impersonation', reasonother: 'Other',
     remove: 'Delete', confirmRemove: 'Delete this card? Its comment cards stay.', removed: 'Card deleted.', parent: 'Open the original card', back: 'Back',
     sendReport: 'Report', cancel: 'Cancel', count: '{count}/500', tooLong: 'A comment can be at most 500 characters.',
@@ -39,12 +39,15 @@ export function render(main, params) {
   const section = h('section', { class: 'stack detail', test: 'card-detail', 'aria-busy': 'true' }, h('h1', { class: 'visually-hidden' }, t('title')));
   main.append(section);
   let comments = null;
-  api('GET', `/cards/${encodeURIComponent(id)}`).then((card) => {
+  let gone = false;
+  const load = () => api('GET', `/cards/${encodeURIComponent(id)}`).then((card) => {
+    if (gone) return;
     section.setAttribute('aria-busy', 'false');
-    add(section,
+    // The card, and what is said about it: one column on a phone, side by side on a desktop.
+    add(section, h('div', { class: 'stack detail-card' },
       card.parentId && !card.parentDeleted ? h('a', { href: href(`/cards/${encodeURIComponent(card.parentId)}`) }, `← ${t('parent')}`) : null,
       cardElement(card, { detail: true }),
-      actions(card, section));
+      actions(card, section)));
     const text = h('textarea', { id: 'comment-text', test: 'comment-text', rows: '3', placeholder: t('placeholder'), 'aria-describedby': 'comment-count' });
     const counter = h('span', { id: 'comment-count', class: 'muted counter', 'aria-live': 'polite' }, t('count', { count: 0 }));
     text.addEventListener('input', () => {
@@ -95,13 +98,26 @@ export function render(main, params) {
         submit.disabled = false;
       }
     });
-    comments = cardList(pager(`/cards/${encodeURIComponent(card.id)}/comments`), { test: 'comments', label: t('comments'), emptyText: t('empty') });
-    section.append(form, h('h2', {}, t('comments')), comments.element);
+    comments = cardList(pager(`/cards/${encodeURIComponent(card.id)}/comments`), {
+      test: 'comments', label: t('comments'), empty: () => emptyState(t('empty'), { label: t('answer'), run: () => text.focus() }),
+    });
+    section.append(h('div', { class: 'stack detail-talk' }, form, h('h2', {}, t('comments')), comments.element));
   }).catch((error) => {
+    if (gone) return;
     section.setAttribute('aria-busy', 'false');
-    section.append(errorBox(error));
+    // Gone or never visible: nothing to try again. Anything else may work the next time.
+    const shown = error.status === 404 ? errorBox(error) : retryBox(error, async () => {
+      shown.remove();
+      section.setAttribute('aria-busy', 'true');
+      await load();
+    });
+    section.append(shown);
   });
-  return () => comments?.stop();
+  load();
+  return () => {
+    gone = true;
+    comments?.stop();
+  };
 }
 
 function actions(card, section) {

@@ -51,11 +51,17 @@ export function onReachEnd(sentinel, load) {
   const observer = new IntersectionObserver(async (entries) => {
     if (busy || !entries.some((entry) => entry.isIntersecting)) return;
     busy = true;
+    let more = false;
     try {
-      const more = await load();
-      if (!more) observer.disconnect();
+      more = await load();
     } finally {
       busy = false;
+    }
+    // The end (or a failure, which offers its own retry): watching on would only load the
+    // last page's nothing again and again, redrawing what the list says at its end.
+    if (!more) {
+      observer.disconnect();
+      return;
     }
     // Still in view after a short page (a tall screen): load on.
     if (sentinel.isConnected && isInView(sentinel)) {

@@ -19,7 +19,7 @@ const t = strings({
     idempotency_key_reused: '같은 요청이 다른 내용으로 다시 보내졌어요. 내용을 확인하고 다시 시도해 주세요.',
     invalid_public_key: '이 브라우저가 만든 기기 열쇠를 서버가 받지 않았어요. 다른 브라우저로 시도해 주세요.',
     method_not_allowed: '이 기능은 지원되지 않아요. 페이지를 새로고침해 주세요.',
-    retryIn: '{seconds}초 뒤에 다시 시도해 주세요.',
+    retryIn: '{count}초 뒤에 다시 시도해 주세요.',
     validation_failed: '입력한 내용을 확인해 주세요.',
     invalid_request: '요청이 올바르지 않아요.',
     not_found: '찾을 수 없어요. 삭제되었거나 볼 수 없는 내용이에요.',
@@ -38,6 +38,7 @@ const t = strings({
     unknown: '문제가 생겼어요 ({status}).',
     http_405: '이 기능은 지원되지 않아요. 페이지를 새로고침해 주세요.',
     dismiss: '닫기',
+    retry: '다시 불러오기',
     field: '항목: {field}',
   },
   en: {
@@ -54,7 +55,7 @@ const t = strings({
     idempotency_key_reused: 'The same request was sent again with different content. Please check it and try again.',
     invalid_public_key: 'The server did not accept the device key this browser made. Please try another browser.',
     method_not_allowed: 'This is not supported. Please reload the page.',
-    retryIn: 'Please try again in {seconds} seconds.',
+    retryIn: { one: 'Please try again in {count} second.', other: 'Please try again in {count} seconds.' },
     validation_failed: 'Please check what you entered.',
     invalid_request: 'The request was not valid.',
     not_found: 'Not found: it was deleted or you cannot see it.',
@@ -73,6 +74,7 @@ const t = strings({
     unknown: 'Something went wrong ({status}).',
     http_405: 'This is not supported. Please reload the page.',
     dismiss: 'Close',
+    retry: 'Try again',
     field: 'Field: {field}',
   },
 });
@@ -91,7 +93,7 @@ export function describe(error) {
     return t('maintenanceUntil', { when: when(error.details.until) });
   }
   if (error?.code === 'rate_limited' && error.retryAfter) {
-    return `${t('rate_limited')} ${t('retryIn', { seconds: Math.ceil(error.retryAfter) })}`;
+    return `${t('rate_limited')} ${t('retryIn', { count: Math.ceil(error.retryAfter) })}`;
   }
   if (error?.code && t(error.code) !== error.code) {
     const sentence = t(error.code);
@@ -106,6 +108,21 @@ export function describe(error) {
 /** An inline error box (`data-test="error"`), with role=alert so screen readers announce it. */
 export function errorBox(error) {
   return h('p', { class: 'error', role: 'alert', test: 'error' }, describe(error));
+}
+
+/** An error with a button (`retry`) that runs `again()`: for everything that failed to load
+ * and can be asked for once more. The button is disabled while `again` runs. */
+export function retryBox(error, again) {
+  const button = h('button', { type: 'button', class: 'ghost', test: 'retry' }, t('retry'));
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    try {
+      await again();
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return h('div', { class: 'row retry-box' }, errorBox(error), button);
 }
 
 let toastArea = null;

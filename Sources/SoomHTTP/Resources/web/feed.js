@@ -5,24 +5,28 @@ import { h } from './dom.js';
 import { pager } from './api.js';
 import { strings } from './i18n.js';
 import { errorBox } from './errors.js';
-import { cardList } from './card.js';
+import { cardList, emptyState, composeCard } from './card.js';
 import { href } from './router.js';
 
 const t = strings({
   ko: {
     title: '숨', latest: '최신', popular: '인기', following: '팔로잉', nearby: '주변', feeds: '피드',
-    emptyLatest: '아직 카드가 없어요. 첫 카드를 써 보세요!', emptyFollowing: '팔로우한 사람의 카드가 여기에 보여요.',
-    emptyPopular: '최근 7일 동안 공감받은 카드가 여기에 보여요.', emptyNearby: '이 반경 안에 위치를 남긴 카드가 없어요.',
+    emptyLatest: '아직 아무도 카드를 쓰지 않았어요. 지금 마음을 첫 카드로 남겨 보세요.', writeFirst: '첫 카드 쓰기',
+    emptyFollowing: '팔로우한 사람의 카드가 여기에 모여요. 카드의 닉네임을 눌러 그 사람을 팔로우하거나, 태그에서 마음에 드는 이야기를 찾아보세요.', findTags: '태그 둘러보기',
+    emptyPopular: '최근 7일 동안 사람들이 공감하거나 댓글 카드를 단 카드가 여기에 보여요. 아직은 없어요.', seeLatest: '최신 카드 보기',
+    emptyNearby: '{radius} km 안에 위치를 남긴 카드가 없어요. 반경을 넓혀 보거나, 위치를 남겨 카드를 써 보세요.', writeHere: '여기서 카드 쓰기',
     radius: '반경', useLocation: '내 위치로 주변 카드 보기',
-    locationNote: '버튼을 누를 때만 위치를 한 번 읽어요. 서버는 이 위치를 저장하지 않고, 카드까지의 거리도 100 m 단위로만 알려 줘요.',
+    locationNote: '버튼을 누를 때만 위치를 한 번 읽고, 서버는 이 위치를 저장하지 않아요. 카드에는 약 1 km 범위만 남아서, 거리는 대략(올림해서) 보여요.',
     locating: '위치를 확인하는 중…',
   },
   en: {
     title: 'Soom', latest: 'Latest', popular: 'Popular', following: 'Following', nearby: 'Nearby', feeds: 'Feeds',
-    emptyLatest: 'No cards yet. Write the first one!', emptyFollowing: 'Cards by people you follow show up here.',
-    emptyPopular: 'Cards liked in the last 7 days show up here.', emptyNearby: 'No cards with a location within this radius.',
+    emptyLatest: 'Nobody has written a card yet. Say what’s on your mind in the first one.', writeFirst: 'Write the first card',
+    emptyFollowing: 'Cards by people you follow gather here. Tap a nickname on a card to follow that person, or find stories you like through tags.', findTags: 'Find tags',
+    emptyPopular: 'Cards people liked or answered in the last 7 days show up here. There are none yet.', seeLatest: 'See the latest cards',
+    emptyNearby: 'No cards with a location within {radius} km. Try a wider radius, or write one with your location.', writeHere: 'Write a card here',
     radius: 'Radius', useLocation: 'Show cards near me',
-    locationNote: 'Your position is read once, only when you press the button. The server does not store it, and distances come rounded to 100 m.',
+    locationNote: 'Your position is read once, only when you press the button, and the server does not store it. A card keeps only the area of about 1 km around where it was written, so distances are approximate (rounded up).',
     locating: 'Finding your position…',
   },
 });
@@ -45,7 +49,11 @@ function keptFeed(tab) {
     const paths = { latest: '/feeds/latest', popular: '/feeds/popular', following: '/feeds/following' };
     const list = cardList(pager(paths[tab]), {
       test: tab === 'latest' ? 'feed' : `feed-${tab}`, label: t(tab),
-      emptyText: t({ latest: 'emptyLatest', popular: 'emptyPopular', following: 'emptyFollowing' }[tab]),
+      empty: {
+        latest: () => emptyState(t('emptyLatest'), { label: t('writeFirst'), run: () => composeCard() }),
+        popular: () => emptyState(t('emptyPopular'), { label: t('seeLatest'), href: href('/') }),
+        following: () => emptyState(t('emptyFollowing'), { label: t('findTags'), href: href('/tags') }),
+      }[tab],
     });
     view = { list, scroll: 0 };
     kept.set(tab, view);
@@ -73,7 +81,7 @@ export function showNewCard(card) {
 
 export function render(main, params) {
   const tab = TABS.includes(params.tab) ? params.tab : 'latest';
-  const nav = h('nav', { class: 'tabs', 'aria-label': t('feeds') },
+  const nav = h('nav', { class: 'tabs', test: 'feed-tabs', 'aria-label': t('feeds') },
     TABS.map((name) => h('a', { href: href(name === 'latest' ? '/' : `/feed/${name}`), class: 'tab', 'aria-current': name === tab ? 'page' : null }, t(name))));
   main.append(h('h1', { class: 'visually-hidden' }, t(tab)), nav);
   if (tab === 'nearby') return nearby(main);
@@ -98,10 +106,15 @@ function nearby(main) {
   const button = h('button', { type: 'button', class: 'primary' }, t('useLocation'));
   const show = (position) => {
     list?.stop();
-    // Three decimals (about 100 m): distances come rounded to 100 m anyway, so no more is sent.
+    // Three decimals (about 100 m): more than the server uses (a cell of about 1 km, distances
+    // rounded up), so no more is sent.
     const latitude = Math.round(position.coords.latitude * 1000) / 1000;
     const longitude = Math.round(position.coords.longitude * 1000) / 1000;
-    list = cardList(pager('/feeds/nearby', { latitude, longitude, radiusKm: radius }), { test: 'feed-nearby', label: t('nearby'), emptyText: t('emptyNearby') });
+    const within = radius;
+    list = cardList(pager('/feeds/nearby', { latitude, longitude, radiusKm: radius }), {
+      test: 'feed-nearby', label: t('nearby'),
+      empty: () => emptyState(t('emptyNearby', { radius: within }), { label: t('writeHere'), run: () => composeCard() }),
+    });
     output.replaceChildren(list.element);
   };
   let position = null;

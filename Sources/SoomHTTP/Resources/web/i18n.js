@@ -3,6 +3,9 @@
 //
 // Each module keeps its own words: `const t = strings({ko: {...}, en: {...}})`, then
 // `t('key', {name: 'x'})` fills `{name}`. A key missing in English falls back to Korean.
+// A count's words follow the language's plural rules: the entry is then an object by
+// `Intl.PluralRules` category (`{one: '{count} comment', other: '{count} comments'}`), chosen by
+// the number in `{count}`.
 
 const STORAGE_KEY = 'soom.language';
 export const LANGUAGES = ['ko', 'en'];
@@ -57,9 +60,19 @@ export function onLanguageChange(listener) {
   listeners.add(listener);
 }
 
+const pluralRules = new Map();
+
+function plural(forms, count) {
+  if (typeof forms === 'string') return forms;
+  if (!pluralRules.has(current)) pluralRules.set(current, new Intl.PluralRules(current));
+  const category = typeof count === 'number' ? pluralRules.get(current).select(count) : 'other';
+  return forms[category] ?? forms.other;
+}
+
 export function strings(table) {
   return (key, values = {}) => {
-    const template = table[current]?.[key] ?? table.ko?.[key] ?? key;
-    return template.replace(/\{(\w+)\}/g, (_, name) => (name in values ? String(values[name]) : `{${name}}`));
+    const template = plural(table[current]?.[key] ?? table.ko?.[key] ?? key, values.count);
+    const shown = (name) => (name === 'count' && typeof values.count === 'number' ? values.count.toLocaleString(current) : String(values[name]));
+    return template.replace(/\{(\w+)\}/g, (_, name) => (name in values ? shown(name) : `{${name}}`));
   };
 }

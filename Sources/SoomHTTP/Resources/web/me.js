@@ -5,8 +5,8 @@
 import { h, replace } from './dom.js';
 import { api, pager } from './api.js';
 import { strings, language } from './i18n.js';
-import { errorBox } from './errors.js';
-import { cardList, avatar } from './card.js';
+import { errorBox, retryBox } from './errors.js';
+import { cardList, avatar, emptyState, composeCard } from './card.js';
 import { href } from './router.js';
 import { updateAccount, checkNickname } from './session.js';
 import { defaultBackgrounds } from './backgrounds.js';
@@ -30,7 +30,9 @@ const t = strings({
     blocksHint: '차단을 풀면 서로의 카드와 알림이 다시 보여요. 끊어진 팔로우는 돌아오지 않아요.',
     unblock: '차단 풀기', unblockName: '{nickname}님 차단 풀기', unblocked: '{nickname}님 차단을 풀었어요.', more: '더 보기',
     lists: '내 카드와 사람들', cards: '내 카드', followers: '팔로워', following: '팔로잉',
-    noCards: '아직 카드가 없어요. 첫 카드를 써 보세요!', noFollowers: '아직 팔로워가 없어요.', noFollowing: '아직 팔로우하는 사람이 없어요.',
+    noCards: '아직 쓴 카드가 없어요. 오늘 있었던 일이나 지금 마음을 첫 카드로 남겨 보세요.', writeFirst: '첫 카드 쓰기',
+    noFollowers: '아직 나를 팔로우하는 사람이 없어요. 카드를 쓰면 그 카드를 본 사람이 나를 팔로우할 수 있어요.',
+    noFollowing: '아직 팔로우하는 사람이 없어요. 마음에 드는 카드의 닉네임을 눌러 팔로우하면, 그 사람의 카드가 팔로잉 피드에 모여요.', findPeople: '카드 둘러보기',
     myFollowers: '나를 팔로우하는 사람', myFollowing: '내가 팔로우하는 사람',
     categorysky: '하늘', categorysea: '바다', categoryforest: '숲', categorypaper: '종이',
   },
@@ -51,7 +53,9 @@ const t = strings({
     blocksHint: 'Unblocking shows each other’s cards and notifications again. Follows that ended do not come back.',
     unblock: 'Unblock', unblockName: 'Unblock {nickname}', unblocked: 'You unblocked {nickname}.', more: 'Load more',
     lists: 'My cards and people', cards: 'My cards', followers: 'Followers', following: 'Following',
-    noCards: 'No cards yet. Write your first one!', noFollowers: 'No followers yet.', noFollowing: 'Not following anyone yet.',
+    noCards: 'You have not written a card yet. Share something from your day, or how you feel right now.', writeFirst: 'Write your first card',
+    noFollowers: 'Nobody follows you yet. When people see your cards, they can follow you.',
+    noFollowing: 'You do not follow anyone yet. Tap the nickname on a card you like to follow that person: their cards gather in your Following feed.', findPeople: 'Browse cards',
     myFollowers: 'People who follow me', myFollowing: 'People I follow',
     categorysky: 'Sky', categorysea: 'Sea', categoryforest: 'Forest', categorypaper: 'Paper',
   },
@@ -212,7 +216,7 @@ export function render(main) {
 
   // Built-in pictures.
   // Fetched once per page load, shared with the composer.
-  defaultBackgrounds().then((items) => {
+  const loadDefaults = () => defaultBackgrounds().then((items) => {
     if (gone) return;
     defaults.replaceChildren();
     let category = null;
@@ -239,8 +243,9 @@ export function render(main) {
       markDefault([...defaults.querySelectorAll('button')].find((button) => button.dataset.name === me.profileImage.name) ?? null);
     }
   }).catch((error) => {
-    if (!gone) defaults.replaceChildren(errorBox(error));
+    if (!gone) defaults.replaceChildren(retryBox(error, loadDefaults));
   });
+  loadDefaults();
 
   // My own photo: uploaded at once, used when I save.
   fileInput.addEventListener('change', async () => {
@@ -317,7 +322,7 @@ export function render(main) {
       blocksStatus.replaceChildren(blocked.done && !blocks.children.length ? h('p', { class: 'muted' }, t('blocksEmpty')) : '');
       blocksMore.hidden = blocked.done;
     } catch (error) {
-      if (!gone) blocksStatus.replaceChildren(errorBox(error));
+      if (!gone) blocksStatus.replaceChildren(retryBox(error, loadBlocks));
     }
   };
   blocksMore.addEventListener('click', loadBlocks);
@@ -351,7 +356,7 @@ export function render(main) {
     return item;
   }
 
-  api('GET', '/me').then((next) => {
+  const load = () => api('GET', '/me').then((next) => {
     if (gone) return;
     updateAccount(next);
     status.replaceChildren();
@@ -359,16 +364,21 @@ export function render(main) {
     const id = encodeURIComponent(next.id);
     tabs = listTabs('me', [
       { name: 'cards', label: t('cards'), count: next.cardCount, countTest: 'my-card-count',
-        make: () => cardList(pager('/users/' + id + '/cards'), { test: 'my-cards', label: t('cards'), emptyText: t('noCards') }) },
+        make: () => cardList(pager('/users/' + id + '/cards'), {
+          test: 'my-cards', label: t('cards'), empty: () => emptyState(t('noCards'), { label: t('writeFirst'), run: () => composeCard() }),
+        }) },
       { name: 'followers', label: t('followers'), count: next.followerCount, countTest: 'my-follower-count',
-        make: () => peopleList(pager('/users/' + id + '/followers'), { test: 'my-followers', label: t('myFollowers'), emptyText: t('noFollowers') }) },
+        make: () => peopleList(pager('/users/' + id + '/followers'), { test: 'my-followers', label: t('myFollowers'), empty: () => emptyState(t('noFollowers')) }) },
       { name: 'following', label: t('following'), count: next.followingCount, countTest: 'my-following-count',
-        make: () => peopleList(pager('/users/' + id + '/following'), { test: 'my-following', label: t('myFollowing'), emptyText: t('noFollowing') }) },
+        make: () => peopleList(pager('/users/' + id + '/following'), {
+          test: 'my-following', label: t('myFollowing'), empty: () => emptyState(t('noFollowing'), { label: t('findPeople'), href: href('/') }),
+        }) },
     ], t('lists'));
     replace(lists, tabs.element);
   }).catch((error) => {
-    if (!gone) status.replaceChildren(errorBox(error));
+    if (!gone) status.replaceChildren(retryBox(error, load));
   });
+  load();
 
   return () => {
     gone = true;

@@ -1,19 +1,28 @@
 // My notifications (`#/notifications`), newest first, loading on as I scroll. Each
-// (`notification`) says what happened in a sentence and links to the card, tag or person;
-// opening one marks it read. "Mark all read" reads them all. The header's badge is told.
+// (`notification`) says what happened in a sentence and links to the card, tag or person, with
+// a preview of its card (`notification-preview`); opening one marks it read. "Mark all read"
+// reads them all. The header's badge is told. Likes are private: a like's notification has no
+// actor ("someone liked your card"), and any notification may come without one.
 
 import { h, onReachEnd, relativeTime } from './dom.js';
 import { api, pager } from './api.js';
 import { strings, language } from './i18n.js';
-import { errorBox, showError } from './errors.js';
-import { avatar } from './card.js';
+import { errorBox, retryBox, showError } from './errors.js';
+import { avatar, emptyState } from './card.js';
 import { href } from './router.js';
 
 const t = strings({
   ko: {
     title: '알림', readAll: '모두 읽음으로 표시', readAllDone: '모든 알림을 읽음으로 표시했어요.', unread: '읽지 않음',
-    loading: '불러오는 중…', retry: '다시 불러오기', empty: '아직 알림이 없어요. 누군가 내 카드에 공감하거나 댓글을 달면 여기에 보여요.', list: '알림 목록',
-    someone: '누군가', markRead: '읽음으로 표시', note: '알림은 30일 동안 보관돼요.',
+    loading: '불러오는 중…', list: '알림 목록',
+    empty: '아직 알림이 없어요. 누군가 내 카드에 공감하거나 댓글 카드를 달면, 또는 관심 태그로 새 카드가 올라오면 여기에 알려 드려요.', findTags: '관심 태그 찾기',
+    markRead: '읽음으로 표시', note: '알림은 30일 동안 보관돼요.',
+    previewGone: '이 카드는 삭제되었거나 볼 수 없어요.',
+    card_liked_someone: '누군가 카드에 공감했어요.',
+    card_commented_someone: '누군가 내 카드에 댓글 카드를 남겼어요.',
+    followed_someone: '누군가 나를 팔로우하기 시작했어요.',
+    favorite_tag_used_someone: '관심 태그 #{tag}을(를) 단 새 카드가 올라왔어요.',
+    following_posted_someone: '팔로우하는 사람이 새 카드를 올렸어요.',
     card_liked: '{actor}님이 내 카드에 공감했어요.',
     card_commented: '{actor}님이 내 카드에 댓글 카드를 남겼어요.',
     followed: '{actor}님이 나를 팔로우하기 시작했어요.',
@@ -26,8 +35,15 @@ const t = strings({
   },
   en: {
     title: 'Notifications', readAll: 'Mark all as read', readAllDone: 'All notifications are marked as read.', unread: 'Unread',
-    loading: 'Loading…', retry: 'Try again', empty: 'No notifications yet. When someone likes or answers your cards, it shows here.', list: 'Notifications',
-    someone: 'Someone', markRead: 'Mark as read', note: 'Notifications are kept for 30 days.',
+    loading: 'Loading…', list: 'Notifications',
+    empty: 'No notifications yet. You are told here when someone likes or answers your cards, or when a new card carries one of your favourite tags.', findTags: 'Find tags to follow',
+    markRead: 'Mark as read', note: 'Notifications are kept for 30 days.',
+    previewGone: 'This card was deleted or cannot be seen.',
+    card_liked_someone: 'Someone liked your card.',
+    card_commented_someone: 'Someone answered your card with a comment card.',
+    followed_someone: 'Someone started following you.',
+    favorite_tag_used_someone: 'A new card carries #{tag}, one of your favourite tags.',
+    following_posted_someone: 'Someone you follow posted a new card.',
     card_liked: '{actor} liked your card.',
     card_commented: '{actor} answered your card with a comment card.',
     followed: '{actor} started following you.',
@@ -46,13 +62,54 @@ function unreadChanged() {
   window.dispatchEvent(new Event('soom:unread-changed'));
 }
 
-/** The sentence for a notification. */
+/** The sentence for a notification: with its actor's nickname, or without one (a like, whose
+ * liker stays private, or an account since gone) in a sentence of its own ("someone …"). */
 function sentence(notification) {
-  const actor = notification.actor?.nickname ?? t('someone');
   const until = notification.until ? new Date(notification.until).toLocaleString(language()) : '';
   const type = TYPES.includes(notification.type) ? notification.type : 'other';
-  return t(type, { actor, tag: notification.tag ?? '', until });
+  const actor = notification.actor?.nickname;
+  const key = actor || t(`${type}_someone`) === `${type}_someone` ? type : `${type}_someone`;
+  return t(key, { actor: actor ?? '', tag: notification.tag ?? '', until });
 }
+
+// The cards notifications point at, by id, for their previews: each fetched once while signed
+// in (a 404 is kept as gone), forgotten when what I may see changes (a block) or I sign out.
+const cards = new Map(); // card id → Promise of the card, or null when it is gone
+function forgetCards() {
+  cards.clear();
+}
+window.addEventListener('soom:feeds-stale', forgetCards);
+window.addEventListener('soom:signed-out', forgetCards);
+
+function cardFor(id) {
+  if (!cards.has(id)) {
+    const found = api('GET', '/cards/' + encodeURIComponent(id)).catch((error) => {
+      if (error.status === 404) return null;
+      cards.delete(id); // a hiccup: the next render asks again
+      throw error;
+    });
+    cards.set(id, found);
+  }
+  return cards.get(id);
+}
+
+/** What the notification's card says (its picture and first words), filled in when it comes. */
+function preview(id) {
+  const box = h('span', { class: 'notif-preview', test: 'notification-preview' });
+  cardFor(id).then((card) => {
+    if (!card) {
+      box.replaceChildren(h('span', { class: 'notif-preview-text muted' }, t('previewGone')));
+      box.classList.add('notif-preview-gone');
+      return;
+    }
+    box.replaceChildren(
+      card.background?.url ? h('img', { class: 'notif-preview-image', src: card.background.url, alt: '', loading: 'lazy' }) : null,
+      h('span', { class: 'notif-preview-text' }, card.content));
+  }).catch(() => box.remove()); // no preview is no loss: the sentence and the link stay
+  return box;
+}
+
+const ICONS = { card_liked: '♥', card_commented: '✎', followed: '+', favorite_tag_used: '#', following_posted: '✎' };
 
 /** Where a notification leads: its card, else its tag, else its actor's profile (or nowhere). */
 function target(notification) {
@@ -102,7 +159,8 @@ export function render(main) {
       relativeTime(notification.createdAt, language()));
     // Without a place to go, the entry is a button that only marks it read (and says so).
     const action = link || notification.read ? null : h('span', { class: 'visually-hidden' }, ` (${t('markRead')})`);
-    const words = [unreadText, h('span', { class: 'notif-text' }, sentence(notification)), action];
+    const words = [unreadText, h('span', { class: 'notif-text' }, sentence(notification)), action,
+      notification.cardId ? preview(notification.cardId) : null];
     const body = link
       ? h('a', { class: 'notif-body', href: link }, words)
       : h('button', { type: 'button', class: 'notif-body notif-button' }, words);
@@ -118,7 +176,7 @@ export function render(main) {
       class: notification.read ? 'notif' : 'notif notif-unread', test: 'notification',
       dataset: { id: notification.id, type: notification.type, read: String(notification.read) },
     },
-    notification.actor ? avatar(notification.actor) : h('span', { class: 'avatar notif-icon', 'aria-hidden': 'true' }, '!'),
+    notification.actor ? avatar(notification.actor) : h('span', { class: 'avatar notif-icon', 'aria-hidden': 'true' }, ICONS[notification.type] ?? '!'),
     h('div', { class: 'notif-main' }, body, h('div', { class: 'row notif-meta' }, dot, time, extra)));
     const entry = {
       notification, element, pending: false,
@@ -145,17 +203,21 @@ export function render(main) {
       for (const notification of items) {
         if (!entries.has(notification.id)) list.append(item(notification));
       }
-      status.replaceChildren(source.done && entries.size === 0 ? h('p', { class: 'muted', test: 'notifications-empty' }, t('empty')) : '');
+      if (source.done && entries.size === 0) {
+        const empty = emptyState(t('empty'), { label: t('findTags'), href: href('/tags') });
+        empty.querySelector('p').dataset.test = 'notifications-empty';
+        status.replaceChildren(empty);
+      } else {
+        status.replaceChildren();
+      }
       return !source.done;
     } catch (error) {
       // The same page can be asked for again (the cursor did not move): scrolling goes on after.
-      const again = h('button', { type: 'button', class: 'ghost', test: 'retry', onclick: () => {
-        again.disabled = true;
+      if (!gone) status.replaceChildren(retryBox(error, async () => {
         status.replaceChildren(h('p', { class: 'muted' }, t('loading')));
         stop();
         stop = onReachEnd(sentinel, load);
-      } }, t('retry'));
-      if (!gone) status.replaceChildren(errorBox(error), again);
+      }));
       return false;
     }
   };

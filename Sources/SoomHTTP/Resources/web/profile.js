@@ -4,8 +4,8 @@
 import { h, replace, onReachEnd } from './dom.js';
 import { api, pager } from './api.js';
 import { strings } from './i18n.js';
-import { errorBox } from './errors.js';
-import { cardList, avatar } from './card.js';
+import { errorBox, retryBox } from './errors.js';
+import { cardList, avatar, emptyState } from './card.js';
 import { href, navigate } from './router.js';
 
 const t = strings({
@@ -19,7 +19,8 @@ const t = strings({
     notFound: '이 사람을 찾을 수 없어요. 탈퇴했거나 볼 수 없는 계정이에요.', home: '홈으로',
     sections: '{nickname}님의 카드와 사람들', cards: '카드', followers: '팔로워', following: '팔로잉',
     cardsOf: '{nickname}님의 카드', followersOf: '{nickname}님의 팔로워', followingOf: '{nickname}님이 팔로우하는 사람',
-    noCards: '아직 카드가 없어요.', noFollowers: '아직 팔로워가 없어요.', noFollowing: '아직 팔로우하는 사람이 없어요.',
+    noCards: '{nickname}님은 아직 카드를 쓰지 않았어요. 팔로우해 두면 첫 카드가 팔로잉 피드에 보여요.',
+    noFollowers: '{nickname}님을 팔로우하는 사람이 아직 없어요. 첫 팔로워가 되어 보세요.', noFollowing: '{nickname}님은 아직 아무도 팔로우하지 않아요.',
     bioEmpty: '소개가 없어요.', open: '{nickname}님의 프로필',
   },
   en: {
@@ -32,7 +33,8 @@ const t = strings({
     notFound: 'This person cannot be found: the account was withdrawn or you cannot see it.', home: 'Go home',
     sections: 'Cards and people of {nickname}', cards: 'Cards', followers: 'Followers', following: 'Following',
     cardsOf: 'Cards by {nickname}', followersOf: 'Followers of {nickname}', followingOf: 'People {nickname} follows',
-    noCards: 'No cards yet.', noFollowers: 'No followers yet.', noFollowing: 'Not following anyone yet.',
+    noCards: '{nickname} has not written a card yet. Follow them to see their first one in your Following feed.',
+    noFollowers: 'Nobody follows {nickname} yet. You could be the first.', noFollowing: '{nickname} does not follow anyone yet.',
     bioEmpty: 'No bio.', open: 'Profile of {nickname}',
   },
 });
@@ -56,9 +58,9 @@ function personItem(person) {
  * A paged list of `Profile`s (followers, following), loading on as the reader nears its end.
  * Returns `{element, stop}`.
  */
-export function peopleList(source, { test = null, label = '', emptyText = '' } = {}) {
+export function peopleList(source, { test = null, label = '', empty = () => null } = {}) {
   const list = h('ul', { class: 'profile-people', test, 'aria-label': label || null });
-  const status = h('p', { class: 'muted list-status', 'aria-live': 'polite' }, t('loading'));
+  const status = h('div', { class: 'muted list-status', 'aria-live': 'polite' }, t('loading'));
   const sentinel = h('div', { class: 'sentinel', 'aria-hidden': 'true' });
   const shown = new Set();
   const load = async () => {
@@ -69,15 +71,21 @@ export function peopleList(source, { test = null, label = '', emptyText = '' } =
         shown.add(person.id);
         list.append(personItem(person));
       }
-      status.textContent = source.done && shown.size === 0 ? emptyText : '';
+      if (source.done && shown.size === 0) status.replaceChildren(empty() ?? '');
+      else status.textContent = '';
       return !source.done;
     } catch (error) {
-      status.replaceChildren(errorBox(error));
+      // The same page again (the cursor did not move), then loading on as the reader scrolls.
+      status.replaceChildren(retryBox(error, async () => {
+        status.textContent = t('loading');
+        stop();
+        stop = onReachEnd(sentinel, load);
+      }));
       return false;
     }
   };
-  const stop = onReachEnd(sentinel, load);
-  return { element: h('div', { class: 'profile-people-wrap' }, list, status, sentinel), stop };
+  let stop = onReachEnd(sentinel, load);
+  return { element: h('div', { class: 'profile-people-wrap' }, list, status, sentinel), stop: () => stop() };
 }
 
 /**
@@ -171,11 +179,11 @@ export function render(main, params) {
     const nickname = next.nickname;
     return listTabs('profile', [
       { name: 'cards', label: t('cards'), count: next.cardCount, countTest: 'card-count',
-        make: () => cardList(pager(userPath(id) + '/cards'), { test: 'user-cards', label: t('cardsOf', { nickname }), emptyText: t('noCards') }) },
+        make: () => cardList(pager(userPath(id) + '/cards'), { test: 'user-cards', label: t('cardsOf', { nickname }), empty: () => emptyState(t('noCards', { nickname })) }) },
       { name: 'followers', label: t('followers'), count: next.followerCount, countTest: 'follower-count',
-        make: () => peopleList(pager(userPath(id) + '/followers'), { test: 'followers', label: t('followersOf', { nickname }), emptyText: t('noFollowers') }) },
+        make: () => peopleList(pager(userPath(id) + '/followers'), { test: 'followers', label: t('followersOf', { nickname }), empty: () => emptyState(t('noFollowers', { nickname })) }) },
       { name: 'following', label: t('following'), count: next.followingCount, countTest: 'following-count',
-        make: () => peopleList(pager(userPath(id) + '/following'), { test: 'following', label: t('followingOf', { nickname }), emptyText: t('noFollowing') }) },
+        make: () => peopleList(pager(userPath(id) + '/following'), { test: 'following', label: t('followingOf', { nickname }), empty: () => emptyState(t('noFollowing', { nickname })) }) },
     ], t('sections', { nickname }));
   }
 
@@ -231,7 +239,7 @@ export function render(main, params) {
           h('p', { class: 'error', role: 'alert', test: 'error' }, t('notFound')),
           h('a', { href: href('/') }, t('home'))));
       } else {
-        status.replaceChildren(errorBox(error));
+        status.replaceChildren(retryBox(error, load));
       }
     }
   }

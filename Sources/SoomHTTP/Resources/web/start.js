@@ -20,6 +20,8 @@ const t = strings({
     confirmMove: '정말 다른 계정을 이 브라우저로 옮겨 올까요? 이 브라우저에 있는 지금 계정의 열쇠가 지워져서, 그 계정에는 다시 들어갈 수 없어요.',
     confirmMoveYes: '네, 지금 계정을 버리고 옮겨 오기',
     lost: '이 기기의 계정이 다른 기기로 옮겨졌거나 탈퇴되어 로그아웃했어요. 이 기기의 열쇠는 지웠어요.',
+    withdrawn: '탈퇴했어요. 계정과 카드, 댓글 카드, 공감, 팔로우, 알림을 모두 지웠고, 이 기기의 열쇠도 지웠어요. 그동안 숨과 함께해 주셔서 고마워요.',
+    withdrawnRejoin: '이 기기로는 {when}부터 다시 가입할 수 있어요.',
     noSuggestion: '추천 닉네임을 받지 못했어요. 비워 두면 가입할 때 서버가 정해 줘요.', other: 'English',
     taken: '이미 쓰이는 닉네임이에요.', too_long: '8자까지 쓸 수 있어요.', empty: '닉네임을 입력해 주세요.', reserved: '쓸 수 없는 닉네임이에요.',
     invalid_characters: '글자, 숫자, 공백, _ . - 만 쓸 수 있어요.', available: '쓸 수 있어요.',
@@ -36,6 +38,8 @@ const t = strings({
     confirmMove: 'Really move another account into this browser? The key of your current account here is deleted, and that account can never be reached again.',
     confirmMoveYes: 'Yes, give up my account and move the other here',
     lost: 'This device’s account was moved to another device or withdrawn, so you were signed out here. This device’s key was deleted.',
+    withdrawn: 'You have withdrawn. Your account, cards, comment cards, likes, follows and notifications are deleted, and so is this device’s key. Thank you for breathing with Soom.',
+    withdrawnRejoin: 'This device can join again from {when}.',
     noSuggestion: 'No nickname suggestion came. Leave it empty and the server picks one when you join.', other: '한국어',
     taken: 'That nickname is taken.', too_long: 'At most 8 characters.', empty: 'Please enter a nickname.', reserved: 'That nickname is reserved.',
     invalid_characters: 'Letters, digits, spaces and _ . - only.', available: 'Available.',
@@ -44,9 +48,10 @@ const t = strings({
 
 /**
  * Renders the start screen; `done()` runs once an account is signed in. `lost`: the account
- * of this browser's key is gone (moved away or withdrawn): say so on top.
+ * of this browser's key is gone (moved away or withdrawn elsewhere): say so on top. `withdrawn`: the
+ * person has just withdrawn here: confirm that everything is gone, and when they may join again.
  */
-export function renderStart(main, done, { lost = false } = {}) {
+export function renderStart(main, done, { lost = false, withdrawn = false } = {}) {
   main.replaceChildren();
   const nickname = h('input', { id: 'start-nickname', type: 'text', maxlength: '40', autocomplete: 'off', 'aria-describedby': 'start-nickname-hint start-nickname-check' });
   const check = h('p', { id: 'start-nickname-check', class: 'muted small', 'aria-live': 'polite' });
@@ -164,6 +169,9 @@ export function renderStart(main, done, { lost = false } = {}) {
       onclick: () => setLanguage(language() === 'ko' ? 'en' : 'ko') }, t('other'))),
     h('h1', {}, t('title')),
     lost ? h('p', { class: 'notice', role: 'status', test: 'signed-out-notice' }, t('lost')) : null,
+    withdrawn ? h('div', { class: 'notice stack', role: 'status', test: 'withdrawn-notice' },
+      h('p', {}, t('withdrawn')),
+      h('p', { class: 'small' }, t('withdrawnRejoin', { when: new Date(Date.now() + 7 * 86400000).toLocaleDateString(language(), { dateStyle: 'long' }) }))) : null,
     h('p', {}, t('intro')), again,
     keyHere ? h('h2', {}, t('newAccount')) : null, form,
     h('details', { class: 'transfer' }, h('summary', {}, t('transfer')), transferForm)));

@@ -4,8 +4,8 @@
 import { h, replace } from './dom.js';
 import { api, query, pager } from './api.js';
 import { strings } from './i18n.js';
-import { errorBox } from './errors.js';
-import { cardList } from './card.js';
+import { errorBox, retryBox } from './errors.js';
+import { cardList, emptyState, composeCard } from './card.js';
 import { href, navigate } from './router.js';
 
 const t = strings({
@@ -13,21 +13,23 @@ const t = strings({
     title: '태그', search: '태그 검색', searchHint: '글자, 숫자, _ 로 된 태그 이름의 앞부분을 입력하세요. # 은 빼도 돼요.',
     searchButton: '보기', placeholder: '#하늘', suggestions: '추천 태그', noMatch: '“{q}”(으)로 시작하는 태그가 아직 없어요.',
     found: '태그 {count}개를 찾았어요.', invalid: '태그는 글자, 숫자, _ 만으로 1–15자예요.',
-    ranked: '많이 쓰인 태그', rankedEmpty: '아직 쓰인 태그가 없어요.', favorites: '내 관심 태그', favoritesEmpty: '관심 태그가 없어요. 태그 화면에서 ☆ 를 눌러 추가해 보세요.',
+    ranked: '많이 쓰인 태그', rankedEmpty: '아직 쓰인 태그가 없어요. 카드에 #태그를 달면 같은 이야기를 찾는 사람들이 볼 수 있어요.', writeTagged: '태그 달아 카드 쓰기',
+    favorites: '내 관심 태그', favoritesEmpty: '관심 태그가 없어요. 태그 화면에서 ☆ 를 누르면, 그 태그로 새 카드가 올라올 때 알려 드려요.',
     uses: '카드 {count}장', loading: '불러오는 중…', rank: '{rank}위',
     tagTitle: '#{name}', allTags: '모든 태그', favorite: '관심 태그', favoriteOn: '관심 태그예요. 누르면 빠져요.', favoriteOff: '관심 태그가 아니에요. 누르면 추가돼요.',
     added: '#{name}을(를) 관심 태그에 추가했어요. 이 태그로 새 카드가 올라오면 알려 드려요.', removed: '#{name}을(를) 관심 태그에서 뺐어요.',
-    cards: '#{name} 카드', cardsEmpty: '아직 이 태그가 달린 카드가 없어요.',
+    cards: '#{name} 카드', cardsEmpty: '아직 #{name} 태그가 달린 카드가 없어요. 이 태그로 첫 카드를 써 보세요.', writeThis: '#{name} 카드 쓰기',
   },
   en: {
     title: 'Tags', search: 'Search tags', searchHint: 'Type the start of a tag: letters, digits and _ only. The # is optional.',
     searchButton: 'Go', placeholder: '#sky', suggestions: 'Suggested tags', noMatch: 'No tag starts with “{q}” yet.',
-    found: '{count} tags found.', invalid: 'A tag is 1–15 letters, digits or _.',
-    ranked: 'Most used tags', rankedEmpty: 'No tags have been used yet.', favorites: 'My favourite tags', favoritesEmpty: 'No favourite tags yet. Press ☆ on a tag’s screen to add one.',
-    uses: '{count} cards', loading: 'Loading…', rank: 'No. {rank}',
+    found: { one: '{count} tag found.', other: '{count} tags found.' }, invalid: 'A tag is 1–15 letters, digits or _.',
+    ranked: 'Most used tags', rankedEmpty: 'No tags have been used yet. Add a #tag to a card so people looking for the same story find it.', writeTagged: 'Write a card with a tag',
+    favorites: 'My favourite tags', favoritesEmpty: 'No favourite tags yet. Press ☆ on a tag’s screen and you will be told when a new card carries it.',
+    uses: { one: '{count} card', other: '{count} cards' }, loading: 'Loading…', rank: 'No. {rank}',
     tagTitle: '#{name}', allTags: 'All tags', favorite: 'Favourite tag', favoriteOn: 'This is a favourite tag. Press to remove it.', favoriteOff: 'Not a favourite tag. Press to add it.',
     added: '#{name} is now a favourite: you will be told when a new card carries it.', removed: '#{name} is no longer a favourite.',
-    cards: 'Cards tagged #{name}', cardsEmpty: 'No cards carry this tag yet.',
+    cards: 'Cards tagged #{name}', cardsEmpty: 'No card carries #{name} yet. Write the first one.', writeThis: 'Write a #{name} card',
   },
 });
 
@@ -154,9 +156,13 @@ export function render(main) {
     h('section', { class: 'tags-section', 'aria-labelledby': 'tags-favorites-title' },
       h('h2', { id: 'tags-favorites-title' }, t('favorites')), favorites));
 
-  api('GET', '/tags/ranked').then((list) => {
+  const loadRanked = () => api('GET', '/tags/ranked').then((list) => {
     if (gone) return;
-    if (!list.items.length) return replace(ranked, h('p', { class: 'muted', test: 'ranked-tags-empty' }, t('rankedEmpty')));
+    if (!list.items.length) {
+      const empty = emptyState(t('rankedEmpty'), { label: t('writeTagged'), run: () => composeCard() });
+      empty.querySelector('p').dataset.test = 'ranked-tags-empty';
+      return replace(ranked, empty);
+    }
     replace(ranked, h('ol', { class: 'tags-ranked', test: 'ranked-tags' }, list.items.map((item, index) => h('li', {},
       h('a', { class: 'tags-ranked-link', href: tagHref(item.name), test: 'tag', dataset: { tag: item.name } },
         h('span', { class: 'tags-rank', 'aria-hidden': 'true' }, String(index + 1)),
@@ -164,18 +170,20 @@ export function render(main) {
         h('span', { class: 'tags-name' }, `#${item.name}`),
         h('span', { class: 'tags-count muted' }, t('uses', { count: item.usageCount })))))));
   }).catch((error) => {
-    if (!gone) replace(ranked, errorBox(error));
+    if (!gone) replace(ranked, retryBox(error, loadRanked));
   });
+  loadRanked();
 
-  api('GET', '/me/favorite-tags').then((list) => {
+  const loadFavorites = () => api('GET', '/me/favorite-tags').then((list) => {
     if (gone) return;
-    if (!list.items.length) return replace(favorites, h('p', { class: 'muted' }, t('favoritesEmpty')));
+    if (!list.items.length) return replace(favorites, emptyState(t('favoritesEmpty')));
     replace(favorites, h('ul', { class: 'tags-favorites', test: 'favorite-tags' }, list.items.map((item) => h('li', {},
       h('a', { class: 'tag-chip', href: tagHref(item.name), dataset: { tag: item.name } },
         `#${item.name}`, h('span', { class: 'tags-count' }, t('uses', { count: item.usageCount })))))));
   }).catch((error) => {
-    if (!gone) replace(favorites, errorBox(error));
+    if (!gone) replace(favorites, retryBox(error, loadFavorites));
   });
+  loadFavorites();
 
   return () => {
     gone = true;
@@ -210,7 +218,8 @@ export function renderTag(main, params) {
     return null;
   }
   const list = cardList(pager('/tags/' + encodeURIComponent(name) + '/cards'), {
-    test: 'tag-feed', label: t('cards', { name }), emptyText: t('cardsEmpty'),
+    test: 'tag-feed', label: t('cards', { name }),
+    empty: () => emptyState(t('cardsEmpty', { name }), { label: t('writeThis', { name }), run: () => composeCard([name]) }),
   });
   main.append(header, list.element);
 
@@ -221,8 +230,9 @@ export function renderTag(main, params) {
     favoriteNote.textContent = on ? t('favoriteOn') : t('favoriteOff');
   };
 
-  api('GET', tagPath(name)).then((tag) => {
+  const loadTag = () => api('GET', tagPath(name)).then((tag) => {
     if (gone) return;
+    message.replaceChildren();
     shownName = tag.name;
     title.textContent = t('tagTitle', { name: tag.name });
     count.textContent = t('uses', { count: tag.usageCount });
@@ -231,13 +241,16 @@ export function renderTag(main, params) {
   }).catch((error) => {
     if (gone) return;
     count.textContent = '';
-    message.replaceChildren(errorBox(error));
-    // Not a valid tag name: there are no cards to list either.
+    // Not a valid tag name: there are no cards to list either, and asking again cannot help.
     if (error.status === 422 || error.status === 400) {
+      message.replaceChildren(errorBox(error));
       list.stop();
       list.element.remove();
+    } else {
+      message.replaceChildren(retryBox(error, loadTag));
     }
   });
+  loadTag();
 
   let busy = false;
   favorite.addEventListener('click', async () => {

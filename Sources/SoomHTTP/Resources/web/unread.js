@@ -1,4 +1,4 @@
-// The unread badge (`unread-count`): refreshed on start, every 15 seconds while the page is
+// The unread badge (`unread-count`), shown only when something is unread: refreshed on start, every 15 seconds while the page is
 // visible, when the page comes back into view, and after the notifications screen changes it.
 
 import { api } from './api.js';
@@ -22,7 +22,7 @@ export async function refreshUnread() {
     const count = page.items.length;
     const text = count >= LIMIT && page.nextCursor ? `${LIMIT}+` : String(count);
     badge.textContent = text;
-    badge.classList.toggle('zero', count === 0);
+    badge.hidden = count === 0;
     badge.classList.remove('stale');
     badge.removeAttribute('title');
     spoken?.(text);
