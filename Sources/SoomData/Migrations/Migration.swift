@@ -38,6 +38,7 @@ public struct Migration: Sendable, Equatable {
             ("0015_follows_notifications.sql", PackageResources._015_follows_notifications_sql),
             ("0016_popular_candidates.sql", PackageResources._016_popular_candidates_sql),
             ("0017_tag_feed_estimate.sql", PackageResources._017_tag_feed_estimate_sql),
+            ("0019_upload_quota.sql", PackageResources._019_upload_quota_sql),
         ]
         return try files.map { file in
             guard let version = Int(file.name.prefix(while: \.isNumber)) else { throw MigrationError.badFileName(file.name) }
