@@ -276,7 +276,9 @@ struct PhotoValidationTests {
             if ["rXYZ", "gXYZ", "bXYZ", "rTRC", "gTRC", "bTRC", "wtpt", "bkpt", "chad"].contains(signature) {
                 #expect(output[offset..<offset + length] == profile[offset..<offset + length], "\(signature)")
             }
-            if ["desc", "cprt"].contains(signature) { #expect(output[offset..<offset + length] != profile[offset..<offset + length], "\(signature)") }
+            if ["desc", "cprt"].contains(signature) {
+                #expect(output[offset..<offset + length] != profile[offset..<offset + length], "\(signature)")
+            }
         }
         let scrubbed = try PhotoScrubber.scrub(jpeg, format: .jpeg).bytes
         #expect(try #require(Helpers.JPEGWalk(scrubbed)?.segments.first { $0.marker == 0xE2 }).payload == Array(app2[0..<14]) + output)
@@ -358,7 +360,11 @@ struct PhotoValidationTests {
             ("rXYZ", Array("XYZ ".utf8) + [0, 0, 0, 0] + Array(repeating: 0x11, count: 12)),
             ("desc", Array("desc".utf8) + [0, 0, 0, 0] + Helpers.bigEndian32(11) + Array("SoomSecret\0".utf8) + Array(repeating: 0, count: 77)),
             ("cprt", Array("text".utf8) + [0, 0, 0, 0] + Array("SoomCorp 2024\0".utf8) + [0, 0]),
-            ("dmnd", Array("mluc".utf8) + [0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 12] + Array("enUS".utf8) + [0, 0, 0, 18, 0, 0, 0, 28] + Array("SoomPhone".utf8.flatMap { [0, $0] })),
+            (
+                "dmnd",
+                Array("mluc".utf8) + [0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 12] + Array("enUS".utf8) + [0, 0, 0, 18, 0, 0, 0, 28]
+                    + Array("SoomPhone".utf8.flatMap { [0, $0] })
+            ),
             ("mmod", Array("mmod".utf8) + [0, 0, 0, 0] + Array("SoomPrivate!".utf8)),
         ]
         let tableEnd = 128 + 4 + 12 * tags.count

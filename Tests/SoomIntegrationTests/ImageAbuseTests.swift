@@ -19,9 +19,14 @@ struct ImageAbuseTests {
         let lossless = try PhotoFixtures.bytes("webp-lossless.webp")
         var files: [(String, [UInt8], String)] = [("animated WebP", animated, "image/webp")]
         // acTL, as APNG writes it, after IHDR.
-        files.append(("animated PNG", Array(png[0..<33]) + [0, 0, 0, 8] + Array("acTL".utf8) + [0, 0, 0, 2, 0, 0, 0, 0, 1, 2, 3, 4] + png[33...], "image/png"))
+        files.append(
+            (
+                "animated PNG", Array(png[0..<33]) + [0, 0, 0, 8] + Array("acTL".utf8) + [0, 0, 0, 2, 0, 0, 0, 0, 1, 2, 3, 4] + png[33...],
+                "image/png"
+            ))
         // 30 bytes: the RIFF header and a VP8X of 64 × 48, no image.
-        files.append(("VP8X only", Array("RIFF".utf8) + [22, 0, 0, 0] + Array("WEBPVP8X".utf8) + [10, 0, 0, 0, 0, 0, 0, 0, 63, 0, 0, 47, 0, 0], "image/webp"))
+        files.append(
+            ("VP8X only", Array("RIFF".utf8) + [22, 0, 0, 0] + Array("WEBPVP8X".utf8) + [10, 0, 0, 0, 0, 0, 0, 0, 63, 0, 0, 47, 0, 0], "image/webp"))
         var canvas = lossless
         canvas.replaceSubrange(24..<30, with: [0xFF, 0x1F, 0, 0x11, 0x13, 0])  // 8192 × 4882 over 64 × 48
         files.append(("canvas larger than the bitstream", canvas, "image/webp"))

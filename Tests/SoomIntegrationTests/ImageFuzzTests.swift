@@ -13,7 +13,8 @@ import Testing
 @Suite("Hostile input: mutated photos")
 struct ImageFuzzTests {
     static let fixtures: [(bytes: [UInt8], type: String)] = [
-        ("jpeg-baseline.jpg", "image/jpeg"), ("jpeg-progressive.jpg", "image/jpeg"), ("jpeg-icc.jpg", "image/jpeg"), ("jpeg-trailer.jpg", "image/jpeg"),
+        ("jpeg-baseline.jpg", "image/jpeg"), ("jpeg-progressive.jpg", "image/jpeg"), ("jpeg-icc.jpg", "image/jpeg"),
+        ("jpeg-trailer.jpg", "image/jpeg"),
         ("png-metadata.png", "image/png"), ("webp-lossy.webp", "image/webp"), ("webp-lossless.webp", "image/webp"),
         ("webp-exif-prefix.webp", "image/webp"), ("webp-animated.webp", "image/webp"),
     ].map { (try! PhotoFixtures.bytes($0.0), $0.1) }
@@ -38,7 +39,8 @@ struct ImageFuzzTests {
                 let elapsed = ContinuousClock.now - started
                 let status = Int(response.status.code)
                 statuses[status, default: 0] += 1
-                let context = "upload \(number) of seed \(seed) (\(base.type), \(bytes.count) bytes) → \(status) \(String(buffer: response.body).prefix(200))"
+                let context =
+                    "upload \(number) of seed \(seed) (\(base.type), \(bytes.count) bytes) → \(status) \(String(buffer: response.body).prefix(200))"
                 try #require([201, 413, 415, 422].contains(status), "\(context)")
                 #expect(elapsed < .seconds(5), "\(context): \(elapsed)")
                 if status == 201 {

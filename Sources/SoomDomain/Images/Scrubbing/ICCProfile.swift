@@ -64,7 +64,9 @@ enum ICCProfile {
         kept.append(size..<size)
         var covered = tableEnd
         for range in kept {
-            if range.lowerBound > covered { output.replaceSubrange(covered..<range.lowerBound, with: repeatElement(0, count: range.lowerBound - covered)) }
+            if range.lowerBound > covered {
+                output.replaceSubrange(covered..<range.lowerBound, with: repeatElement(0, count: range.lowerBound - covered))
+            }
             covered = max(covered, range.upperBound)
         }
         return output
