@@ -32,7 +32,8 @@ public enum PhotoProblem: Error, Equatable, Sendable {
 /// - The structure is checked as far as it can be without decoding pixels: one still image (animation is
 ///   refused), header fields of allowed values, sizes that agree with each other (a WebP canvas and its
 ///   bitstream), and every kept block whole. Bytes a decoder would not read inside a kept block are dropped
-///   or refused. What cannot be checked without decoding: bytes hidden at the end of compressed image data.
+///   or refused; PNG's zlib stream is followed to its end (`Inflate`). What cannot be checked without
+///   decoding pixels: bytes hidden at the end of a JPEG scan or of a WebP bitstream.
 /// - Colour profiles (ICC) are kept, as they say how to show the colours, but made anonymous
 ///   (`ICCProfile`): their descriptions, copyright, device maker and model, dates and private tags can
 ///   name the camera, phone or calibrated screen that made the picture.
