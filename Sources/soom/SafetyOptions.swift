@@ -34,6 +34,9 @@ struct SafetyOptions: ParsableArguments {
     @Option(name: .customLong("rate-limit-posts"), help: "Cards and comment cards per account, count/seconds (env SOOM_RATE_LIMIT_POSTS).")
     var posts: String = Self.environment["SOOM_RATE_LIMIT_POSTS"] ?? RateLimits().posting.description
 
+    @Option(name: .customLong("rate-limit-uploads"), help: "Image uploads per account, count/seconds (env SOOM_RATE_LIMIT_UPLOADS).")
+    var uploads: String = Self.environment["SOOM_RATE_LIMIT_UPLOADS"] ?? RateLimits().uploads.description
+
     @Option(
         name: .customLong("rate-limit-default"), help: "Every other /v1 request per account or address, count/seconds (env SOOM_RATE_LIMIT_DEFAULT).")
     var general: String = Self.environment["SOOM_RATE_LIMIT_DEFAULT"] ?? RateLimits().general.description
@@ -70,6 +73,7 @@ struct SafetyOptions: ParsableArguments {
         limits.accountCreation = try Self.rule(self.accounts, "--rate-limit-accounts")
         limits.posting = try Self.rule(self.posts, "--rate-limit-posts")
         limits.general = try Self.rule(self.general, "--rate-limit-default")
+        limits.uploads = try Self.rule(self.uploads, "--rate-limit-uploads")
         return limits
     }
 

@@ -12,14 +12,36 @@ public struct PostgresImageStore: ImageStore {
         self.database = database
     }
 
-    public func save(_ image: StoredImage, bytes: consuming [UInt8]) async throws {
+    public func save(_ image: StoredImage, bytes: consuming [UInt8], within quota: UploadQuota) async throws -> ImageSaving {
         // The bytes are copied once, into the statement's bindings, and let go before it is sent.
-        let query: PostgresQuery = """
+        let insert: PostgresQuery = """
             INSERT INTO images (id, owner_id, content_type, byte_count, sha256, bytes, width, height, created_at)
             VALUES (\(image.id), \(image.ownerID), \(image.format.contentType), \(image.byteCount), decode(\(image.sha256), 'hex'),
                     \(Bytea(bytes: consume bytes)), \(image.width), \(image.height), \(image.createdAt))
             """
-        try await self.database.execute(query)
+        let since = image.createdAt.addingTimeInterval(-quota.window)
+        let logger = self.database.logger
+        return try await self.database.transaction { connection in
+            // The owner's row orders one account's uploads (accounts first, as every writer locks): each
+            // counts the ones committed before it. An account withdrawn meanwhile makes the insert fail.
+            try await connection.query("SELECT 1 FROM accounts WHERE id = \(image.ownerID) FOR NO KEY UPDATE", logger: logger)
+            // Over the quota: the newest upload of the window whose bytes, with those of every newer one
+            // and this one, pass the quota must age out first (index-only, `images_owner_created_idx`).
+            let rows = try await connection.query(
+                """
+                SELECT created_at FROM (
+                    SELECT created_at, sum(byte_count) OVER (ORDER BY created_at DESC, id) AS newer FROM images
+                    WHERE owner_id = \(image.ownerID) AND created_at > \(since)) window_uploads
+                WHERE newer + \(image.byteCount) > \(quota.bytes)
+                ORDER BY created_at DESC LIMIT 1
+                """, logger: logger
+            ).collect()
+            if let oldest = try rows.first?.decode(Date.self) {
+                return .overQuota(retryAt: oldest.addingTimeInterval(quota.window))
+            }
+            try await connection.query(insert, logger: logger)
+            return .stored
+        }
     }
 
     public func load(id: UUID, unlessDigestIn knownDigests: [String]) async throws -> ImageLoad? {

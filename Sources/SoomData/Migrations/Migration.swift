@@ -39,6 +39,7 @@ public struct Migration: Sendable, Equatable {
             ("0016_popular_candidates.sql", PackageResources._016_popular_candidates_sql),
             ("0017_tag_feed_estimate.sql", PackageResources._017_tag_feed_estimate_sql),
             ("0018_tag_authors_and_quiet_notifications.sql", PackageResources._018_tag_authors_and_quiet_notifications_sql),
+            ("0019_upload_quota.sql", PackageResources._019_upload_quota_sql),
             ("0020_report_rings.sql", PackageResources._020_report_rings_sql),
         ]
         return try files.map { file in

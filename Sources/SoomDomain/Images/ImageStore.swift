@@ -2,9 +2,12 @@ import Foundation
 
 /// Where uploaded pictures live. PostgreSQL by default; an object store can take its place.
 public protocol ImageStore: Sendable {
-    /// Stores an upload whose metadata has already been removed (`PhotoScrubber`). Takes the bytes
-    /// over (`consuming`), so that a store may let them go as soon as it has copied them.
-    func save(_ image: StoredImage, bytes: consuming [UInt8]) async throws
+    /// Stores an upload whose metadata has already been removed (`PhotoScrubber`), unless its owner's
+    /// uploads within the quota's window would then hold more than the quota's bytes: then nothing is
+    /// stored and the answer says when the upload would fit. Exact under concurrent uploads of one
+    /// account. Takes the bytes over (`consuming`), so that a store may let them go as soon as it has
+    /// copied them.
+    func save(_ image: StoredImage, bytes: consuming [UInt8], within quota: UploadQuota) async throws -> ImageSaving
 
     /// The picture, or only its description when the client already holds it: when `knownDigests`
     /// (the SHA-256 values of the `If-None-Match` tags) contains the image's digest, or holds `"*"`,
@@ -21,6 +24,13 @@ public protocol ImageStore: Sendable {
     /// Replaces a legacy upload's bytes with its scrubbed ones (`bytes` nil: it could not be read,
     /// and its bytes are dropped rather than kept).
     func replaceLegacy(id: UUID, with scrubbed: (bytes: [UInt8], sha256: String, width: Int, height: Int)?) async throws
+}
+
+/// What `ImageStore.save` did.
+public enum ImageSaving: Sendable, Equatable {
+    case stored
+    /// Over the owner's quota: nothing stored; the upload fits from `retryAt` on.
+    case overQuota(retryAt: Date)
 }
 
 /// What `ImageStore.load` found.

@@ -1,5 +1,5 @@
 /// Upload rules: at most 5 MiB, JPEG, PNG or WebP, the bytes must be what the header says, at
-/// most 8,192 pixels a side and 40 megapixels, and readable to the end.
+/// most 8,192 pixels a side and 40 megapixels, a still picture, whole and readable to the end.
 public enum ImageUploadRules {
     public static let maximumBytes = 5 * 1024 * 1024
 
@@ -13,15 +13,18 @@ public enum ImageUploadRules {
         SoomError(.unsupportedMediaType, code: "unsupported_media_type", message: detail)
     }
 
-    /// `422 validation_failed` on `image` for a picture that is too large or cannot be read.
+    /// `422 validation_failed` on `image` for a picture that is too large, animated, or damaged. The
+    /// messages say what is wrong, never where in the file.
     public static func refusal(_ problem: PhotoProblem) -> SoomError {
         switch problem {
         case .tooLarge(let width, let height):
             .validationFailed(
                 field: "image",
                 "The image is \(width) × \(height) pixels; at most \(PhotoScrubber.maximumSide) a side and 40 megapixels are accepted.")
+        case .animated:
+            .validationFailed(field: "image", "The image is animated; only still pictures are accepted.")
         case .malformed(let detail):
-            .validationFailed(field: "image", "The image is damaged or truncated: \(detail)")
+            .validationFailed(field: "image", "The image is damaged or truncated: \(detail).")
         }
     }
 }

@@ -53,7 +53,11 @@ struct ImagesReactor: Reactor {
                     notModified: Self.matches(ifNoneMatch, picture.etag))
             ]
         case .upload(let owner, let declared, let bytes):
-            return [.uploaded(try await self.upload(owner: owner, declared: declared, upload: bytes))]
+            do {
+                return [.uploaded(try await self.upload(owner: owner, declared: declared, upload: bytes))]
+            } catch let exceeded as UploadQuotaExceeded {
+                throw Self.overQuota(exceeded, now: Date())
+            }
         case .show(let id, let ifNoneMatch):
             switch try await self.store.load(id: id, unlessDigestIn: Self.digests(in: ifNoneMatch)) {
             case nil:
@@ -82,6 +86,18 @@ struct ImagesReactor: Reactor {
         case .uploaded(let image):
             .uploaded(image)
         }
+    }
+
+    /// `429 rate_limited` with `Retry-After` for an upload over its account's daily bytes: the same answer
+    /// as the upload count's limit, so a client waits the same way.
+    static func overQuota(_ exceeded: UploadQuotaExceeded, now: Date) -> APIError {
+        let seconds = max(1, Int(exceeded.retryAt.timeIntervalSince(now).rounded(.up)))
+        let mebibytes = exceeded.quota.bytes / (1024 * 1024)
+        let hours = Int(exceeded.quota.window / 3600)
+        return APIError(
+            .tooManyRequests, code: "rate_limited",
+            message: "This account has uploaded its \(mebibytes) MiB of pictures for \(hours) hours; try again in \(seconds) seconds.",
+            headers: [.retryAfter: "\(seconds)"])
     }
 
     /// The digests an `If-None-Match` names (weak or strong, quoted), and `*` as itself: the

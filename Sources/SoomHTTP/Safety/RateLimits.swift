@@ -37,12 +37,15 @@ public struct RateLimits: Sendable, Equatable {
     public var posting = Rule(count: 30, window: 600)
     /// Every other `/v1` route: 600 in 5 minutes.
     public var general = Rule(count: 600, window: 300)
+    /// `POST /v1/images`: 20 an hour (each up to 5 MiB; the bytes they store have a daily quota of
+    /// their own, `UploadQuota`).
+    public var uploads = Rule(count: 20, window: 3600)
 
     public init() {}
 
     /// Which limit a request counts against.
     public enum Kind: Int, Sendable, CaseIterable {
-        case challenges, accountCreation, posting, general
+        case challenges, accountCreation, posting, general, uploads
     }
 
     public func rule(_ kind: Kind) -> Rule {
@@ -51,6 +54,7 @@ public struct RateLimits: Sendable, Equatable {
         case .accountCreation: self.accountCreation
         case .posting: self.posting
         case .general: self.general
+        case .uploads: self.uploads
         }
     }
 
@@ -63,6 +67,7 @@ public struct RateLimits: Sendable, Equatable {
         case "/v1/auth/challenges": return .challenges
         case "/v1/accounts": return .accountCreation
         case "/v1/cards": return .posting
+        case "/v1/images": return .uploads
         default:
             let parts = path.split(separator: "/")
             return parts.count == 4 && parts[0] == "v1" && parts[1] == "cards" && parts[3] == "comments" ? .posting : .general

@@ -42,4 +42,9 @@ extension [UInt8] {
     mutating func setLittleEndian(_ value: Int, width: Int, at offset: Int) {
         for index in 0..<width { self[offset + index] = UInt8(truncatingIfNeeded: value >> (index * 8)) }
     }
+
+    /// Overwrites `width` bytes at `offset` (which must be inside) with `value`, most significant first.
+    mutating func setBigEndian(_ value: Int, width: Int, at offset: Int) {
+        for index in 0..<width { self[offset + index] = UInt8(truncatingIfNeeded: value >> ((width - 1 - index) * 8)) }
+    }
 }

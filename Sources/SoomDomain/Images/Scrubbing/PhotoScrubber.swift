@@ -12,7 +12,11 @@ public struct ScrubbedPhoto: Sendable, Equatable {
 /// Why an uploaded photo was refused.
 public enum PhotoProblem: Error, Equatable, Sendable {
     /// The bytes are not a well-formed file of the format (truncated, inconsistent sizes, missing parts).
+    /// The detail says what is wrong, never where (no byte offsets: they would map the parser for an attacker).
     case malformed(String)
+    /// The picture moves (an animated WebP or PNG): a background must be a still picture, and an
+    /// animation of thousands of large frames costs every viewer's browser a core.
+    case animated
     /// The headers claim more than `PhotoScrubber.maximumSide` a side or `PhotoScrubber.maximumPixels`.
     case tooLarge(width: Int, height: Int)
 }
@@ -25,6 +29,14 @@ public enum PhotoProblem: Error, Equatable, Sendable {
 /// - Every other block is dropped, except the EXIF orientation: when the original says 2…8, a minimal
 ///   EXIF holding only that tag takes the place of the original one, so the photo still shows upright.
 /// - Anything after the format's end marker is dropped (phones append trailers and motion-photo videos).
+/// - The structure is checked as far as it can be without decoding pixels: one still image (animation is
+///   refused), header fields of allowed values, sizes that agree with each other (a WebP canvas and its
+///   bitstream), and every kept block whole. Bytes a decoder would not read inside a kept block are dropped
+///   or refused; PNG's zlib stream is followed to its end (`Inflate`). What cannot be checked without
+///   decoding pixels: bytes hidden at the end of a JPEG scan or of a WebP bitstream.
+/// - Colour profiles (ICC) are kept, as they say how to show the colours, but made anonymous
+///   (`ICCProfile`): their descriptions, copyright, device maker and model, dates and private tags can
+///   name the camera, phone or calibrated screen that made the picture.
 /// - Dimensions come from the headers and are checked before anything else is done; oversized photos
 ///   throw `.tooLarge`, anything structurally wrong throws `.malformed`. No input traps.
 /// - Scrubbing a scrubbed photo returns the same bytes.
@@ -39,7 +51,8 @@ public enum PhotoScrubber {
     ///
     /// Cheap: reads a few header bytes (for JPEG, the segments up to the first frame header), so a prefix
     /// of the file that holds them is enough.
-    /// Throws `.tooLarge` over the limits and `.malformed` when the headers cannot be read.
+    /// Throws `.tooLarge` over the limits, `.animated` when the header already says so, and `.malformed`
+    /// when the headers cannot be read.
     public static func dimensions(of bytes: [UInt8], format: ImageFormat) throws(PhotoProblem) -> (width: Int, height: Int) {
         let size =
             switch format {

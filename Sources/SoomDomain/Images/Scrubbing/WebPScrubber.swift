@@ -1,10 +1,15 @@
-/// Removes metadata from a WebP by copying only its image chunks into a fresh RIFF container.
+/// Removes metadata from a still WebP by copying only its image chunks into a fresh RIFF container.
 ///
-/// Kept: VP8X (its EXIF and XMP flags corrected), ICCP, ANIM, ANMF (rebuilt with only its ALPH, VP8 or
-/// VP8L subchunks), ALPH, VP8 and VP8L. Dropped: EXIF, XMP, unknown chunks and anything past the RIFF
-/// size. The EXIF orientation, when 2…8, comes back as a minimal EXIF chunk after the image data (where
-/// the format orders it); only extended (VP8X) files can carry one, so a simple file never gets one.
-/// Every VP8 and VP8L bitstream, animation frames included, must be within the size limits too.
+/// A simple file (VP8 or VP8L first) becomes that one chunk. An extended file (VP8X first) becomes a
+/// rebuilt VP8X (flags for what is kept, reserved bits zero), its colour profile (ICCP, made anonymous by
+/// `ICCProfile`), its ALPH and its VP8 or VP8L; the EXIF orientation, when 2…8, comes back as a minimal
+/// EXIF chunk after the image data (where the format orders it). Dropped: EXIF, XMP, unknown chunks and
+/// anything past the RIFF size; pad bytes are written as zero.
+///
+/// Refused: animation (the VP8X flag, ANIM or ANMF chunks); a file without exactly one VP8 or VP8L
+/// bitstream; an extended file whose canvas is not its bitstream's size, whose VP8X is not 10 bytes, whose
+/// ALPH does not come right before a VP8 bitstream, or with a second VP8X or ICCP; a bitstream header a
+/// decoder would refuse (not a key frame, an unknown version, a frame not shown); and sizes over the limits.
 enum WebPScrubber {
     /// One chunk: `fourCC` read big-endian; the chunk spans `start..<end` (header, data, pad byte).
     private struct Chunk {
@@ -18,19 +23,21 @@ enum WebPScrubber {
     private static let vp8l = Self.fourCC("VP8L")
     private static let vp8x = Self.fourCC("VP8X")
     private static let alph = Self.fourCC("ALPH")
+    private static let anim = Self.fourCC("ANIM")
     private static let anmf = Self.fourCC("ANMF")
+    private static let iccp = Self.fourCC("ICCP")
     private static let exif = Self.fourCC("EXIF")
-    /// Copied as they are (VP8X only as the first chunk, ANMF rebuilt).
-    private static let kept: Set<UInt32> = [Self.fourCC("ICCP"), Self.fourCC("ANIM"), Self.alph, Self.vp8, Self.vp8l]
-    /// ANMF's own fields before its subchunks: position, size, duration, flags.
-    private static let frameHeaderLength = 16
+    private static let alphaFlag: UInt8 = 0x10
+    private static let iccFlag: UInt8 = 0x20
     private static let exifFlag: UInt8 = 0x08
-    private static let xmpFlag: UInt8 = 0x04
+    private static let animationFlag: UInt8 = 0x02
+    /// VP8X's data: flags (1 byte), reserved (3), canvas width − 1 and height − 1 (3 bytes each, little-endian).
+    private static let vp8xLength = 10
     /// "RIFF", the size, "WEBP".
     private static let headerLength = 12
 
     /// The canvas size (VP8X) or the frame size (a simple VP8 or VP8L file), from the first chunk's header
-    /// (the first 30 bytes are enough).
+    /// (the first 30 bytes are enough). Throws `.animated` when VP8X says the file is animated.
     static func dimensions(of bytes: [UInt8]) throws(PhotoProblem) -> (width: Int, height: Int) {
         guard bytes.matches(Array("RIFF".utf8), at: 0), bytes.matches(Array("WEBP".utf8), at: 8),
             let fourCC = bytes.bigEndian(at: Self.headerLength, width: 4), let length = bytes.littleEndian(at: Self.headerLength + 4, width: 4)
@@ -39,11 +46,11 @@ enum WebPScrubber {
         let size: (width: Int, height: Int)?
         switch first.fourCC {
         case Self.vp8x:
-            // Flags (1 byte), reserved (3), canvas width − 1 and height − 1 (3 bytes each, little-endian).
             let start = first.data.lowerBound
-            if first.data.count >= 10, let width = bytes.littleEndian(at: start + 4, width: 3),
-                let height = bytes.littleEndian(at: start + 7, width: 3)
+            if first.data.count >= Self.vp8xLength, let flags = bytes.littleEndian(at: start, width: 1),
+                let width = bytes.littleEndian(at: start + 4, width: 3), let height = bytes.littleEndian(at: start + 7, width: 3)
             {
+                if UInt8(flags) & Self.animationFlag != 0 { throw .animated }
                 size = (width + 1, height + 1)
             } else {
                 size = nil
@@ -57,46 +64,75 @@ enum WebPScrubber {
 
     /// The file without metadata, and the orientation kept (2…8) if any.
     static func scrub(_ bytes: [UInt8]) throws(PhotoProblem) -> (bytes: [UInt8], orientation: Int?) {
-        _ = try Self.dimensions(of: bytes)
+        let canvas = try Self.dimensions(of: bytes)
         let riffEnd = try Self.riffEnd(bytes)
-        var output = Array(bytes[0..<Self.headerLength])
-        output.reserveCapacity(bytes.count)
+        var chunks: [Chunk] = []
         var offset = Self.headerLength
-        var flagsOffset: Int?
-        var orientation: Int?
-        var seenEXIF = false
         while offset < riffEnd {
             let chunk = try Self.chunk(in: bytes, at: offset, before: riffEnd)
+            chunks.append(chunk)
             offset = chunk.end
-            switch chunk.fourCC {
-            case Self.vp8x where chunk.start == Self.headerLength:
-                flagsOffset = output.count + 8
-                output += bytes[chunk.start..<chunk.end]
-            case Self.anmf:
-                try Self.appendFrame(bytes, chunk, to: &output)
-            case Self.exif where !seenEXIF && flagsOffset != nil:
-                seenEXIF = true
-                orientation = OrientationEXIF.orientation(inEXIF: bytes[chunk.data]).flatMap { OrientationEXIF.meaningful.contains($0) ? $0 : nil }
-            case let fourCC where Self.kept.contains(fourCC):
-                try Self.checkBitstream(bytes, chunk)
-                output += bytes[chunk.start..<chunk.end]
-            default:
-                break  // EXIF (read above), XMP, unknown chunks, a VP8X that is not first.
-            }
         }
-        if let flagsOffset {
-            output[flagsOffset] &= ~(Self.exifFlag | Self.xmpFlag)
-            if let orientation {
-                output[flagsOffset] |= Self.exifFlag
-                let tiff = OrientationEXIF.tiff(orientation: orientation)
-                output.appendBigEndian(Int(Self.exif), width: 4)
-                output.appendLittleEndian(tiff.count, width: 4)
-                output += tiff
-                if tiff.count % 2 == 1 { output.append(0) }
-            }
+        if chunks.contains(where: { $0.fourCC == Self.anim || $0.fourCC == Self.anmf }) { throw .animated }
+        let bitstreams = chunks.indices.filter { chunks[$0].fourCC == Self.vp8 || chunks[$0].fourCC == Self.vp8l }
+        guard let image = bitstreams.first else { throw .malformed("WebP: no image data") }
+        guard bitstreams.count == 1 else { throw .malformed("WebP: more than one image") }
+        guard let size = Self.frameSize(bytes, chunks[image]) else { throw .malformed("WebP: unreadable image header") }
+        try PhotoScrubber.checkLimits(width: size.width, height: size.height)
+
+        var output = Array(bytes[0..<Self.headerLength])
+        output.reserveCapacity(bytes.count)
+        guard chunks[0].fourCC == Self.vp8x else {
+            // A simple file: its one bitstream is its first chunk (`dimensions` read its size there).
+            Self.append(chunks[image].fourCC, bytes[chunks[image].data], to: &output)
+            output.setLittleEndian(output.count - 8, width: 4, at: 4)
+            return (output, nil)
         }
+        let header = chunks[0].data
+        guard header.count == Self.vp8xLength else { throw .malformed("WebP: the extended header has the wrong size") }
+        guard size == canvas else { throw .malformed("WebP: the canvas size is not the image's size") }
+        guard !chunks.dropFirst().contains(where: { $0.fourCC == Self.vp8x }) else { throw .malformed("WebP: a second extended header") }
+        let alpha = chunks.indices.filter { chunks[$0].fourCC == Self.alph }
+        guard alpha.allSatisfy({ $0 == image - 1 }), alpha.isEmpty || chunks[image].fourCC == Self.vp8 else {
+            throw .malformed("WebP: alpha data that is not right before a lossy image")
+        }
+        let profiles = chunks.indices.filter { chunks[$0].fourCC == Self.iccp }
+        guard profiles.count <= 1, profiles.allSatisfy({ $0 < image }) else { throw .malformed("WebP: a misplaced colour profile") }
+        var profile: [UInt8]?
+        if let index = profiles.first { profile = try ICCProfile.anonymised(Array(bytes[chunks[index].data])) }
+        let orientation = chunks.first { $0.fourCC == Self.exif }.flatMap { chunk in
+            OrientationEXIF.orientation(inEXIF: bytes[chunk.data]).flatMap { OrientationEXIF.meaningful.contains($0) ? $0 : nil }
+        }
+
+        var flags = bytes[header.lowerBound] & Self.alphaFlag
+        if profile != nil { flags |= Self.iccFlag }
+        if orientation != nil { flags |= Self.exifFlag }
+        Self.append(Self.vp8x, [flags, 0, 0, 0] + bytes[header.lowerBound + 4..<header.upperBound], to: &output)
+        if let profile { Self.append(Self.iccp, profile, to: &output) }
+        if let index = alpha.first { Self.append(Self.alph, try Self.alphaData(bytes[chunks[index].data], size: size), to: &output) }
+        Self.append(chunks[image].fourCC, bytes[chunks[image].data], to: &output)
+        if let orientation { Self.append(Self.exif, OrientationEXIF.tiff(orientation: orientation), to: &output) }
         output.setLittleEndian(output.count - 8, width: 4, at: 4)
         return (output, orientation)
+    }
+
+    /// ALPH's data as a decoder reads it: a header byte of known values (reserved bits clear, no or lossless
+    /// compression, filter 0…3, pre-processing 0…1); uncompressed, exactly one byte a pixel (more is dropped).
+    private static func alphaData(_ data: ArraySlice<UInt8>, size: (width: Int, height: Int)) throws(PhotoProblem) -> ArraySlice<UInt8> {
+        guard let header = data.first, header >> 6 == 0, header >> 4 & 3 <= 1, header & 3 <= 1 else {
+            throw .malformed("WebP: the alpha data's header is damaged")
+        }
+        guard header & 3 == 0 else { return data }
+        guard data.count - 1 >= size.width * size.height else { throw .malformed("WebP: the alpha data is shorter than the image") }
+        return data.prefix(1 + size.width * size.height)
+    }
+
+    /// Appends a chunk: its name, size, data and a zero pad byte when the size is odd.
+    private static func append(_ fourCC: UInt32, _ data: some Collection<UInt8>, to output: inout [UInt8]) {
+        output.appendBigEndian(Int(fourCC), width: 4)
+        output.appendLittleEndian(data.count, width: 4)
+        output += data
+        if data.count % 2 == 1 { output.append(0) }
     }
 
     /// A chunk name as a number: its four ASCII bytes, big-endian.
@@ -116,47 +152,28 @@ enum WebPScrubber {
     private static func chunk(in bytes: [UInt8], at offset: Int, before limit: Int) throws(PhotoProblem) -> Chunk {
         guard let fourCC = bytes.bigEndian(at: offset, width: 4), let size = bytes.littleEndian(at: offset + 4, width: 4),
             offset + 8 + size + size % 2 <= limit
-        else { throw .malformed("WebP: chunk at \(offset) runs past the end of the RIFF container") }
+        else { throw .malformed("WebP: a chunk runs past the end of the file") }
         return Chunk(fourCC: UInt32(fourCC), start: offset, data: offset + 8..<offset + 8 + size)
     }
 
-    /// Appends an animation frame with only its image subchunks (ALPH, VP8, VP8L), its size recomputed.
-    private static func appendFrame(_ bytes: [UInt8], _ frame: Chunk, to output: inout [UInt8]) throws(PhotoProblem) {
-        guard frame.data.count >= Self.frameHeaderLength else { throw .malformed("WebP: short ANMF at \(frame.start)") }
-        let start = output.count
-        output += bytes[frame.start..<frame.data.lowerBound + Self.frameHeaderLength]
-        var offset = frame.data.lowerBound + Self.frameHeaderLength
-        while offset < frame.data.upperBound {
-            let chunk = try Self.chunk(in: bytes, at: offset, before: frame.data.upperBound)
-            offset = chunk.end
-            guard chunk.fourCC == Self.alph || chunk.fourCC == Self.vp8 || chunk.fourCC == Self.vp8l else { continue }
-            try Self.checkBitstream(bytes, chunk)
-            output += bytes[chunk.start..<chunk.end]
-        }
-        output.setLittleEndian(output.count - start - 8, width: 4, at: start + 4)
-    }
-
-    /// A VP8 or VP8L chunk must have a readable header within the limits: the canvas must not hide a
-    /// larger bitstream. Other chunks pass.
-    private static func checkBitstream(_ bytes: [UInt8], _ chunk: Chunk) throws(PhotoProblem) {
-        guard chunk.fourCC == Self.vp8 || chunk.fourCC == Self.vp8l else { return }
-        guard let size = Self.frameSize(bytes, chunk) else { throw .malformed("WebP: unreadable frame header at \(chunk.start)") }
-        try PhotoScrubber.checkLimits(width: size.width, height: size.height)
-    }
-
-    /// The size in a VP8 key frame header or a VP8L header, or nil when it is not one.
+    /// The size in a VP8 key frame header or a VP8L header, or nil when it is not one a decoder takes
+    /// (libwebp's checks: a shown key frame of version 0…3 whose first partition fits; VP8L version 0).
     private static func frameSize(_ bytes: [UInt8], _ chunk: Chunk) -> (width: Int, height: Int)? {
         let start = chunk.data.lowerBound
         if chunk.fourCC == Self.vp8 {
-            // Frame tag (3 bytes, bit 0 clear for a key frame), start code 9D 01 2A, then 14-bit sizes.
-            guard chunk.data.count >= 10, bytes.hasBytes(at: start, count: 10), bytes[start] & 1 == 0,
-                bytes.matches([0x9D, 0x01, 0x2A], at: start + 3),
-                let width = bytes.littleEndian(at: start + 6, width: 2), let height = bytes.littleEndian(at: start + 8, width: 2)
+            // Frame tag (3 bytes, little-endian: key frame bit 0 clear, version in bits 1–3, shown in bit 4,
+            // the first partition's size above), start code 9D 01 2A, then 14-bit sizes.
+            guard chunk.data.count >= 10, let tag = bytes.littleEndian(at: start, width: 3), tag & 1 == 0, tag >> 1 & 7 <= 3, tag >> 4 & 1 == 1,
+                tag >> 5 < chunk.data.count, bytes.matches([0x9D, 0x01, 0x2A], at: start + 3),
+                let width = bytes.littleEndian(at: start + 6, width: 2), let height = bytes.littleEndian(at: start + 8, width: 2),
+                width & 0x3FFF > 0, height & 0x3FFF > 0
             else { return nil }
             return (width & 0x3FFF, height & 0x3FFF)
         }
-        // Signature 0x2F, then width − 1 and height − 1 in 14 bits each, least significant bit first.
-        guard chunk.data.count >= 5, bytes.matches([0x2F], at: start), let bits = bytes.littleEndian(at: start + 1, width: 4) else { return nil }
+        // Signature 0x2F, then width − 1 and height − 1 in 14 bits each, least significant bit first, the
+        // alpha hint (1 bit) and the version (3 bits, 0).
+        guard chunk.data.count >= 5, bytes.matches([0x2F], at: start), let bits = bytes.littleEndian(at: start + 1, width: 4), bits >> 29 == 0
+        else { return nil }
         return ((bits & 0x3FFF) + 1, (bits >> 14 & 0x3FFF) + 1)
     }
 }

@@ -2,17 +2,23 @@ import Foundation
 
 /// Stores an upload with every metadata block removed (`PhotoScrubber`): the bytes decide the
 /// format, not the header (`415` when they are not the declared JPEG, PNG or WebP); a picture over
-/// 8,192 pixels a side or 40 megapixels, or one that cannot be read to its end, is `422` on `image`
-/// before anything is stored.
+/// 8,192 pixels a side or 40 megapixels, an animated one, or one that is damaged or cannot be read to
+/// its end, is `422` on `image` before anything is stored. An upload that would take its account past
+/// its `UploadQuota` stores nothing and throws `UploadQuotaExceeded`.
 public struct UploadPhoto: Sendable {
     let store: any ImageStore
     /// SHA-256 of the stored bytes, hex (the `ETag`); the crypto adapter provides it.
     let digest: @Sendable ([UInt8]) -> String
+    let quota: UploadQuota
     let now: @Sendable () -> Date
 
-    public init(store: any ImageStore, digest: @escaping @Sendable ([UInt8]) -> String, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        store: any ImageStore, digest: @escaping @Sendable ([UInt8]) -> String, quota: UploadQuota = .default,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.store = store
         self.digest = digest
+        self.quota = quota
         self.now = now
     }
 
@@ -39,7 +45,9 @@ public struct UploadPhoto: Sendable {
             id: UUID(), ownerID: owner, format: actual, byteCount: output.count, sha256: self.digest(output),
             width: scrubbed.width, height: scrubbed.height, createdAt: self.now())
         _ = consume scrubbed
-        try await self.store.save(image, bytes: consume output)
-        return image
+        switch try await self.store.save(image, bytes: consume output, within: self.quota) {
+        case .stored: return image
+        case .overQuota(let retryAt): throw UploadQuotaExceeded(quota: self.quota, retryAt: retryAt)
+        }
     }
 }
