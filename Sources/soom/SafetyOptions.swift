@@ -37,6 +37,9 @@ struct SafetyOptions: ParsableArguments {
     @Option(name: .customLong("rate-limit-uploads"), help: "Image uploads per account, count/seconds (env SOOM_RATE_LIMIT_UPLOADS).")
     var uploads: String = Self.environment["SOOM_RATE_LIMIT_UPLOADS"] ?? RateLimits().uploads.description
 
+    @Option(name: .customLong("upload-quota"), help: "Bytes of uploads an account may store, bytes/seconds (env SOOM_UPLOAD_QUOTA).")
+    var uploadQuota: String = Self.environment["SOOM_UPLOAD_QUOTA"] ?? RateLimits().uploadBytes.description
+
     @Option(
         name: .customLong("rate-limit-default"), help: "Every other /v1 request per account or address, count/seconds (env SOOM_RATE_LIMIT_DEFAULT).")
     var general: String = Self.environment["SOOM_RATE_LIMIT_DEFAULT"] ?? RateLimits().general.description
@@ -74,6 +77,7 @@ struct SafetyOptions: ParsableArguments {
         limits.posting = try Self.rule(self.posts, "--rate-limit-posts")
         limits.general = try Self.rule(self.general, "--rate-limit-default")
         limits.uploads = try Self.rule(self.uploads, "--rate-limit-uploads")
+        limits.uploadBytes = try Self.rule(self.uploadQuota, "--upload-quota")
         return limits
     }
 

@@ -126,7 +126,7 @@ base=http://127.0.0.1:$port
 limits=()
 case $rate_limits in
     raised) limits=(--rate-limit on --rate-limit-challenges 100000/60 --rate-limit-accounts 100000/3600
-                    --rate-limit-posts 100000/600 --rate-limit-default 1000000/300) ;;
+                    --rate-limit-posts 100000/600 --rate-limit-uploads 100000/3600 --rate-limit-default 1000000/300) ;;
     off) limits=(--rate-limit off) ;;
     default) limits=(--rate-limit on) ;;
     *) die "SOOM_BROWSER_RATE_LIMITS must be raised, off or default" ;;

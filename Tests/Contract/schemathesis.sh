@@ -134,7 +134,7 @@ base=http://127.0.0.1:$port
 limits=()
 case $rate_limits in
     raised) limits=(--rate-limit-challenges 100000/60 --rate-limit-accounts 100000/3600
-                    --rate-limit-posts 100000/600 --rate-limit-default 1000000/300) ;;
+                    --rate-limit-posts 100000/600 --rate-limit-uploads 100000/3600 --rate-limit-default 1000000/300) ;;
     default) ;;
     *) die "SOOM_CONTRACT_RATE_LIMITS must be raised or default" ;;
 esac

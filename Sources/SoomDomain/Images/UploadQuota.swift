@@ -20,6 +20,9 @@ public struct UploadQuota: Sendable, Equatable {
     /// 100 MiB a day: twenty full-size photos, far more than a person posts, and at most about 3 GB a
     /// month per account however it is driven.
     public static let `default` = UploadQuota(bytes: 100 * 1024 * 1024, window: 24 * 60 * 60)
+
+    /// No quota (the limits switched off: benchmarks, tests).
+    public static let unbounded = UploadQuota(bytes: Int.max / 2, window: 1)
 }
 
 /// An upload refused by its account's `UploadQuota`; `retryAt` is when enough of the window's uploads

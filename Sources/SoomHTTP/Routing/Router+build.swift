@@ -48,7 +48,9 @@ public func buildRouter(
     TagsController(tags: tags, cards: cards).addRoutes(optionalSession: maybeSignedIn, authenticated: signedIn)
     PeopleController(people: people).addRoutes(to: signedIn)
     NotificationsController(notifications: notifications).addRoutes(to: signedIn)
-    ImagesController(store: images, upload: UploadPhoto(store: images, digest: digest), defaults: DefaultImages(digest: digest))
+    // The uploads' storage quota is one of the limits: off with them (`SOOM_RATE_LIMIT=off`).
+    let quota = rateLimits.map { UploadQuota(bytes: $0.uploadBytes.count, window: Double($0.uploadBytes.window)) } ?? .unbounded
+    ImagesController(store: images, upload: UploadPhoto(store: images, digest: digest, quota: quota), defaults: DefaultImages(digest: digest))
         .addRoutes(public: v1, authenticated: signedIn)
 
     // The router's own list of routes is the catalogue (405s and the openapi.yaml check).

@@ -40,6 +40,9 @@ public struct RateLimits: Sendable, Equatable {
     /// `POST /v1/images`: 20 an hour (each up to 5 MiB; the bytes they store have a daily quota of
     /// their own, `UploadQuota`).
     public var uploads = Rule(count: 20, window: 3600)
+    /// Bytes of uploads stored per account per window (`UploadQuota`): 100 MiB a day, checked by the
+    /// upload's own transaction rather than counted here.
+    public var uploadBytes = Rule(count: 100 * 1024 * 1024, window: 86_400)
 
     public init() {}
 
