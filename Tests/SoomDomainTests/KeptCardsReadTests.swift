@@ -322,15 +322,15 @@ extension KeptCardsReadTests {
     func followingPositionsTicket() {
         let cache = FeedPageCache(lifetime: 1)
         let now = FeedPageCacheTests.start
-        let key = FeedPageCache.PositionsKey(.following, after: nil, limit: 20, viewer: Self.viewer)!
+        let key = FeedPageCache.PositionsKey(.following, viewer: Self.viewer, after: nil, limit: 20)
         let position = FeedPosition(createdAtMicros: 1, id: UUID())
         let ticket = cache.ticket(at: now)
         cache.invalidate(viewer: Self.viewer)
         #expect(!cache.store([position], for: key, ticket: ticket))
         cache.invalidate(viewer: UUID())
         #expect(cache.store([position], for: key, ticket: cache.ticket(at: now)))
-        let shared = FeedPageCache.PositionsKey(.popular, after: nil, limit: 20, viewer: Self.viewer)!
-        #expect(shared.isShared && !key.isShared && FeedPageCache.PositionsKey(.latest, after: nil, limit: 20, viewer: Self.viewer) == nil)
+        let shared = FeedPageCache.PositionsKey(.popular, viewer: nil, after: nil, limit: 20)
+        #expect(shared.isShared && !key.isShared)
         let sharedTicket = cache.ticket(at: now)
         cache.invalidateViewers()
         #expect(cache.store([position], for: shared, ticket: sharedTicket), "the feeds the same for everyone are no viewer's")
@@ -354,7 +354,7 @@ private struct StalePositions: CardRepository {
     let positions: [FeedPosition]
     var sharedReadsFail = false
 
-    func positions(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> [FeedPosition] { self.positions }
+    func source(for feed: Feed) -> any FeedSource { Source(base: self.base.source(for: feed), positions: self.positions) }
     func sharedCards(_ ids: [UUID]) async throws -> [Card] {
         if self.sharedReadsFail { throw Failure() }
         return try await self.base.sharedCards(ids)
@@ -365,20 +365,25 @@ private struct StalePositions: CardRepository {
     func card(id: UUID, viewer: UUID) async throws -> Card? { try await self.base.card(id: id, viewer: viewer) }
     func delete(cardID: UUID, by accountID: UUID) async throws -> DeleteCardOutcome { .notFound }
     func setLike(_ liked: Bool, cardID: UUID, by accountID: UUID) async throws -> LikeState? { nil }
-    func page(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
-        try await self.base.page(of: feed, after: position, limit: limit, viewer: viewer)
-    }
-    func sharedPage(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> (page: FeedPage, marks: ViewerMarks) {
-        try await self.base.sharedPage(of: feed, after: position, limit: limit, viewer: viewer)
-    }
     func viewerMarks(of viewer: UUID, cards: [UUID], authors: [UUID]) async throws -> ViewerMarks {
         try await self.base.viewerMarks(of: viewer, cards: cards, authors: authors)
     }
-    func nearbyChunks(_ keys: [NearbyChunk.Key]) async throws -> [NearbyChunk] { [] }
     func refreshPopularRanking(limit: Int, rescan: Bool) async throws {}
     func sweepExpiredStories(limit: Int) async throws -> Int { 0 }
     func purgeIdempotencyKeys(limit: Int) async throws -> Int { 0 }
     func report(cardID: UUID, by reporter: UUID, reason: ReportReason, at time: Date, policy: ModerationPolicy) async throws -> ReportOutcome {
         .reported
     }
+}
+
+/// `StalePositions`' feeds: every one made from its fixed positions.
+private struct Source: PositionSource {
+    let base: any FeedSource
+    let positions: [FeedPosition]
+    var positionsAreShared: Bool { true }
+
+    func page(after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
+        try await self.base.page(after: position, limit: limit, viewer: viewer)
+    }
+    func positions(after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> [FeedPosition] { self.positions }
 }

@@ -170,17 +170,17 @@ private struct StubCards: CardRepository {
     func card(id: UUID, viewer: UUID) async throws -> Card? { nil }
     func delete(cardID: UUID, by accountID: UUID) async throws -> DeleteCardOutcome { .notFound }
     func setLike(_ liked: Bool, cardID: UUID, by accountID: UUID) async throws -> LikeState? { nil }
-    func page(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? { nil }
-    func sharedPage(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> (page: FeedPage, marks: ViewerMarks) {
-        throw SoomError.cardNotFound
-    }
+    func source(for feed: Feed) -> any FeedSource { NoFeed() }
     func viewerMarks(of viewer: UUID, cards: [UUID], authors: [UUID]) async throws -> ViewerMarks { throw SoomError.cardNotFound }
     func sharedCards(_ ids: [UUID]) async throws -> [Card] { [] }
-    func positions(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> [FeedPosition] { [] }
-    func nearbyChunks(_ keys: [NearbyChunk.Key]) async throws -> [NearbyChunk] { [] }
     func refreshPopularRanking(limit: Int, rescan: Bool) async throws {}
     func sweepExpiredStories(limit: Int) async throws -> Int { 0 }
     func purgeIdempotencyKeys(limit: Int) async throws -> Int { 0 }
+}
+
+/// A feed whose subject does not exist.
+private struct NoFeed: FeedSource {
+    func page(after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? { nil }
 }
 
 /// No tags at all.

@@ -8,10 +8,10 @@ struct NamedStatementTests {
     @Test("the names are PostgresNIO's default, one per type and per generic instantiation, the same on every read")
     func names() {
         let types: [any NamedStatement.Type] = [
-            CardStatements.Detail.self, CardStatements.LatestFirst.self, CardStatements.LatestAfter.self,
-            SharedPageRead<CardStatements.LatestFirst>.self, SharedPageRead<TagStatements.FeedFirst>.self,
-            TagStatements.FeedFirst.self, TagStatements.FeedAfter.self, TagStatements.Ranked.self,
-            NearbyStatements.First<PrefixLength3>.self, NearbyStatements.First<PrefixLength6>.self,
+            CardStatements.Detail.self, LatestFeed.Page.self, AuthorFeed.Positions.self,
+            SharedPageRead<LatestFeed.Page>.self, SharedPageRead<TagFeed.Page>.self,
+            TagFeed.Page.self, FollowingStatements.Page.self, TagStatements.Ranked.self,
+            NearbyStatements.Page<PrefixLength3>.self, NearbyStatements.Page<PrefixLength6>.self,
             NearbyStatements.Chunks<PrefixLength4>.self, SessionAccountStatement.self,
         ]
         var seen = Set<String>()
@@ -31,14 +31,14 @@ struct NamedStatementTests {
                 group.addTask {
                     (0..<200).map { index in
                         index.isMultiple(of: 2)
-                            ? NearbyStatements.After<PrefixLength5>.name : SharedPageRead<TagStatements.FeedAfter>.name
+                            ? NearbyStatements.Page<PrefixLength5>.name : SharedPageRead<TagFeed.Page>.name
                     }
                 }
             }
             return await group.reduce(into: Set<String>()) { $0.formUnion($1) }
         }
         let expected: Set = [
-            String(reflecting: NearbyStatements.After<PrefixLength5>.self), String(reflecting: SharedPageRead<TagStatements.FeedAfter>.self),
+            String(reflecting: NearbyStatements.Page<PrefixLength5>.self), String(reflecting: SharedPageRead<TagFeed.Page>.self),
         ]
         #expect(names == expected)
     }

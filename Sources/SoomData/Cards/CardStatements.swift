@@ -2,15 +2,7 @@ import Foundation
 import PostgresNIO
 import SoomDomain
 
-/// The busiest card reads as prepared statements, parsed once per connection and — after
-/// PostgreSQL's first five executions — planned once too. (The other feeds build their SQL per
-/// request with `SQLBuilder`.)
-///
-/// A page's `LIMIT $n` alone would keep PostgreSQL re-planning every execution: not knowing `$n`,
-/// its generic plan assumes a tenth of the table and looks far dearer than the custom plans, so it
-/// never switches (and a generic plan that costly would also be JIT-compiled). Hence the page is
-/// read from a subquery with the constant bound `maximumPageRows` and cut to `$n` outside; rows
-/// are pulled one by one, so only `$n` are ever read, and the generic plan is as cheap as it is.
+/// The busiest reads of single cards as prepared statements (the feeds' are in `SoomData/Feeds`).
 enum CardStatements {
     static let from = "FROM cards c \(CardRow.joins(viewer: "$1"))"
 
@@ -48,93 +40,6 @@ enum CardStatements {
             bindings.append(self.nobody)
             return bindings
         }
-    }
-
-    /// Where an author's (`$1`) first page of top-level cards is: live cards' positions, newest
-    /// first, through `cards_author_feed_idx` (`$2` the page's rows).
-    struct AuthorPositionsFirst: FirstPageStatement, PositionRowStatement {
-        static let sql = KeysetPageSQL.text(
-            columns: CardRow.position, from: "FROM cards c", scope: CardStatements.authorScope, keys: ("c.created_at", "c.id"), first: 2,
-            afterCursor: false)
-
-        let author: UUID
-        let limit: Int
-
-        /// `$1` is the author here.
-        var viewer: UUID { self.author }
-    }
-
-    /// `AuthorPositionsFirst` below a keyset position (`$2`, `$3`; `$4` the page's rows).
-    struct AuthorPositionsAfter: LaterPageStatement, PositionRowStatement {
-        static let sql = KeysetPageSQL.text(
-            columns: CardRow.position, from: "FROM cards c", scope: CardStatements.authorScope, keys: ("c.created_at", "c.id"), first: 2,
-            afterCursor: true)
-
-        let author: UUID
-        let position: FeedPosition
-        let limit: Int
-
-        /// `$1` is the author here.
-        var viewer: UUID { self.author }
-    }
-
-    /// An author's (`$1`) live top-level cards.
-    static let authorScope = "c.author_id = $1 AND c.parent_id IS NULL AND \(CardRow.live)"
-
-    /// The first page of the latest feed.
-    struct LatestFirst: FirstPageStatement, SharedPageStatement {
-        static let sql = Self.text(CardRow.pageReading(for: "$1"))
-        static let sharedSQL = Self.text(CardRow.sharedPageReading(for: "$1"))
-
-        private static func text(_ reading: CardRow.PageReading) -> String {
-            KeysetPageSQL.text(
-                columns: reading.columns, from: CardStatements.from, scope: "c.parent_id IS NULL AND \(reading.filter)",
-                keys: ("c.created_at", "c.id"), first: 2, afterCursor: false)
-        }
-
-        let viewer: UUID
-        let limit: Int
-    }
-
-    /// A later page of the latest feed, after a keyset position.
-    struct LatestAfter: LaterPageStatement, SharedPageStatement {
-        static let sql = Self.text(CardRow.pageReading(for: "$1"))
-        static let sharedSQL = Self.text(CardRow.sharedPageReading(for: "$1"))
-
-        private static func text(_ reading: CardRow.PageReading) -> String {
-            KeysetPageSQL.text(
-                columns: reading.columns, from: CardStatements.from, scope: "c.parent_id IS NULL AND \(reading.filter)",
-                keys: ("c.created_at", "c.id"), first: 2, afterCursor: true)
-        }
-
-        let viewer: UUID
-        let position: FeedPosition
-        let limit: Int
-    }
-}
-
-/// A feed statement that also has a *shared* form (`sharedSQL`, see `FeedPageCache`): the same
-/// page for every viewer — blocks do not filter it — with the viewer's likes and, in one more
-/// column, whether the viewer and the card's author blocked one another. One read gives both the
-/// page to keep and the marks that make it the viewer's.
-protocol SharedPageStatement: CardRowStatement {
-    static var sharedSQL: String { get }
-}
-
-/// The shared form of `Base`: the same bindings, `Base.sharedSQL`, rows with the block column.
-struct SharedPageRead<Base: SharedPageStatement>: NamedStatement {
-    static var sql: String { Base.sharedSQL }
-    typealias Row = (card: Card, micros: Int64, blocked: Bool)
-
-    let base: Base
-
-    func makeBindings() throws -> PostgresBindings { try self.base.makeBindings() }
-
-    func decodeRow(_ row: PostgresRow) throws -> Row {
-        // `blocked` is the column right after `CardRow.select`'s (`CardRow.sharedPageReading`).
-        var cells = RowCells(row)
-        let (card, micros) = try CardRow.decode(&cells)
-        return (card, micros, try cells.next(Bool.self))
     }
 }
 
@@ -187,40 +92,5 @@ extension CardStatements {
             return SoomDomain.ViewerMarks(
                 liked: Dictionary(zip(cards, counts), uniquingKeysWith: { first, _ in first }), blocked: blocked, guarded: guarded)
         }
-    }
-}
-
-/// A feed's first page that needs only the viewer (`$1`; for an author's positions, the author)
-/// and the page's rows (`$2`, at most `CardStatements.maximumPageRows`).
-protocol FirstPageStatement: NamedStatement {
-    var viewer: UUID { get }
-    var limit: Int { get }
-}
-
-extension FirstPageStatement {
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 2)
-        bindings.append(self.viewer)
-        bindings.append(min(self.limit, CardStatements.maximumPageRows))
-        return bindings
-    }
-}
-
-/// A feed's later page: the viewer (`$1`), the cursor's microseconds (`$2`) and card ID (`$3`),
-/// and the page's rows (`$4`, at most `CardStatements.maximumPageRows`).
-protocol LaterPageStatement: NamedStatement {
-    var viewer: UUID { get }
-    var position: FeedPosition { get }
-    var limit: Int { get }
-}
-
-extension LaterPageStatement {
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 4)
-        bindings.append(self.viewer)
-        bindings.append(self.position.createdAtMicros)
-        bindings.append(self.position.id)
-        bindings.append(min(self.limit, CardStatements.maximumPageRows))
-        return bindings
     }
 }

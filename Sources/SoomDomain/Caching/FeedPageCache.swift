@@ -139,12 +139,8 @@ public final class FeedPageCache: Sendable {
         let afterID: UUID?
         let limit: Int
 
-        /// Nil for a feed whose pages differ between viewers (only `latest` and tag feeds are shared).
-        public init?(_ feed: Feed, after position: FeedPosition?, limit: Int) {
-            switch feed {
-            case .latest, .tag: break
-            case .popular, .nearby, .author, .comments, .following: return nil
-            }
+        /// The key of a page of `feed` (one whose source is a `SharedPageSource`).
+        public init(_ feed: Feed, after position: FeedPosition?, limit: Int) {
             self.scope = feed.scope
             self.afterMicros = position?.createdAtMicros
             self.afterID = position?.id
@@ -163,15 +159,10 @@ public final class FeedPageCache: Sendable {
         let afterRank: Int?
         let limit: Int
 
-        /// Nil for a feed not made from kept cards (`Feed.isReadFromCards`). The popular and an
-        /// author's feeds hold the same cards for everyone (blocks are the marks' part), so their
-        /// key has no viewer.
-        public init?(_ feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) {
-            switch feed {
-            case .following: self.viewer = viewer
-            case .author, .popular: self.viewer = nil
-            case .latest, .tag, .nearby, .comments: return nil
-            }
+        /// The key of a page of `feed` (one whose source is a `PositionSource`); `viewer` is the
+        /// reader whose positions they are, nil when they are the same for everyone.
+        public init(_ feed: Feed, viewer: UUID?, after position: FeedPosition?, limit: Int) {
+            self.viewer = viewer
             self.scope = feed.scope
             self.afterMicros = position?.createdAtMicros
             self.afterID = position?.id
@@ -238,8 +229,8 @@ public final class FeedPageCache: Sendable {
     /// again before it expires, so that nobody waits at all.
     public func lookUp(_ key: Key, at now: Date) -> PageLookup {
         switch self.kept.lookUp(.page(key), at: now) {
-        case .kept(.page(let page), let refresh): .kept(page, refresh: refresh)
-        case .kept(.chunk, _), .kept(.card, _), .kept(.positions, _): preconditionFailure("a page key keeps a page")
+        // A page key keeps a page; anything else would be read again.
+        case .kept(let kept, let refresh): kept.page.map { .kept($0, refresh: refresh) } ?? .read
         case .read: .read
         case .wait: .wait
         }
@@ -370,8 +361,8 @@ public final class FeedPageCache: Sendable {
     /// what it was given to read.
     public func lookUp(_ key: PositionsKey, at now: Date) -> PositionsLookup {
         switch self.kept.lookUp(.positions(key), at: now) {
-        case .kept(.positions(let kept), let refresh): .kept(kept.positions, refresh: refresh)
-        case .kept(.page, _), .kept(.chunk, _), .kept(.card, _): preconditionFailure("a positions key keeps positions")
+        // A positions key keeps positions; anything else would be read again.
+        case .kept(let kept, let refresh): kept.positions.map { .kept($0.positions, refresh: refresh) } ?? .read
         case .read: .read
         case .wait: .wait
         }

@@ -16,29 +16,14 @@ public protocol CardRepository: Sendable {
     func delete(cardID: UUID, by accountID: UUID) async throws -> DeleteCardOutcome
     /// Likes or unlikes, idempotently. Nil when the card does not exist (or is not live).
     func setLike(_ liked: Bool, cardID: UUID, by accountID: UUID) async throws -> LikeState?
-    /// One page of a feed, as `viewer` sees it, after `position` (nil: the first page).
-    /// `nil` when the feed's subject (a parent card, an author) does not exist.
-    func page(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage?
-    /// One page of a feed that looks the same to everyone (`latest`, a tag's; see `FeedPageCache`)
-    /// as a viewer with no likes and no blocks sees it (`likedByMe` and `isMine` false, blocked
-    /// authors' cards included), and `viewer`'s marks on it, read together.
-    func sharedPage(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> (page: FeedPage, marks: ViewerMarks)
+    /// Where `feed`'s pages come from.
+    func source(for feed: Feed) -> any FeedSource
     /// The live cards among `ids` as everyone sees them (`likedByMe` and `isMine` false, blocked
     /// authors' cards included), in any order; the others are left out. One read.
     func sharedCards(_ ids: [UUID]) async throws -> [Card]
-    /// Where a page of a feed whose pages `ReadFeed` makes from kept cards (`Feed.isReadFromCards`:
-    /// following, an author's, popular) is, for `viewer`, after `position`: the positions of its
-    /// live cards in the feed's order, at most `limit + 1` (the last says whether another page
-    /// follows), without the cards themselves and without the viewer's blocks and reports
-    /// (`viewerMarks` says). One read.
-    func positions(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> [FeedPosition]
     /// Which of `cards` the viewer liked, and whether the viewer and any of `authors` blocked one
     /// another: what turns a shared page into the viewer's. One small read.
     func viewerMarks(of viewer: UUID, cards: [UUID], authors: [UUID]) async throws -> ViewerMarks
-    /// The nearby chunks for `keys` (all of one prefix length, in `NearbyChunk.indexedPrecisions`),
-    /// in the same order, in one read: for each, the newest live top-level located cards of the
-    /// prefix below its position, at most its size, as everyone sees them.
-    func nearbyChunks(_ keys: [NearbyChunk.Key]) async throws -> [NearbyChunk]
     /// Computes a new generation of the popular ranking (at most `limit` cards of the last seven
     /// days). A round ranks the candidates the last one kept and what changed since; with
     /// `rescan`, or when those cannot hold the ranking, it reads every card of the week.

@@ -1,8 +1,8 @@
 import Foundation
 
 extension ReadFeed {
-    /// A page of the following feed, an author's cards or the popular feed
-    /// (`Feed.isReadFromCards`) made from kept cards: the page's positions read for the viewer (one
+    /// A page of a feed made from kept cards (`PositionSource`: the following feed, an author's
+    /// cards, the popular feed): the page's positions read for the viewer (one
     /// small read, `CardRepository.positions`), its cards from `FeedPageCache` (`keptCards`),
     /// completed with the viewer's marks — or nil when it must be read exactly for the viewer (a
     /// block between the viewer and an author on the page or of the card after it, a card of
@@ -13,14 +13,16 @@ extension ReadFeed {
     /// follows, unfollows and blocks, and this instance's posts and deletions, show at once; other
     /// instances' posts, deletions and rankings within the lifetime, as on a shared page. So may the
     /// cards' counts, and their authors' names and pictures.
-    func pageFromCards(_ feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
-        let positions = try await self.positions(of: feed, after: position, limit: limit, viewer: viewer)
+    func pageFromCards(_ source: any PositionSource, of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws
+        -> FeedPage?
+    {
+        let positions = try await self.positions(source, of: feed, after: position, limit: limit, viewer: viewer)
         let shown = positions.prefix(limit)
         let next = positions.count > limit ? shown.last : nil
         guard !shown.isEmpty else {
-            // An author's empty page is `404` when the author blocked the viewer: that is read exactly.
-            if case .following = feed { return FeedPage(cards: [], next: nil) }
-            return nil
+            // An empty page of shared positions is read exactly (an author's is `404` when the author
+            // blocked the viewer); the viewer's own following feed is simply empty.
+            return source.positionsAreShared ? nil : FeedPage(cards: [], next: nil)
         }
         // The card after the page, too: the exact read passes over cards hidden from the viewer
         // before it decides whether another page follows, so when that card is one, it decides.
@@ -43,15 +45,13 @@ extension ReadFeed {
     /// hears every follow, unfollow and block on every instance (migrations 0014 and 0015), so the
     /// reader's own changes show at once everywhere. What may be up to the lifetime old is another
     /// instance's post or deletion, as on a shared page.
-    func positions(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> [FeedPosition] {
-        let cards = self.environment.cards
+    func positions(_ source: any PositionSource, of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws
+        -> [FeedPosition]
+    {
         let cache = self.environment.feedPages
-        let read = { @Sendable in try await cards.positions(of: feed, after: position, limit: limit, viewer: viewer) }
-        guard let key = FeedPageCache.PositionsKey(feed, after: position, limit: limit, viewer: viewer),
-            key.isShared || self.environment.viewerMarks.isActive
-        else {
-            return try await read()
-        }
+        let read = { @Sendable in try await source.positions(after: position, limit: limit, viewer: viewer) }
+        let key = FeedPageCache.PositionsKey(feed, viewer: source.positionsAreShared ? nil : viewer, after: position, limit: limit)
+        guard key.isShared || self.environment.viewerMarks.isActive else { return try await read() }
         let now = self.environment.now()
         switch cache.lookUp(key, at: now) {
         case .kept(let positions, let refresh):
@@ -127,17 +127,5 @@ extension ReadFeed {
             }
         }
         return ids.compactMap { found[$0] }
-    }
-}
-
-extension Feed {
-    /// Whether `ReadFeed` makes this feed's pages from kept cards when `FeedPageCache` is on
-    /// (`pageFromCards`): the feeds whose pages are one viewer's — which cards they hold depends
-    /// on whom the viewer follows, or is read cheaply by position — and whose cards are everyone's.
-    public var isReadFromCards: Bool {
-        switch self {
-        case .following, .author, .popular: true
-        case .latest, .tag, .nearby, .comments: false
-        }
     }
 }

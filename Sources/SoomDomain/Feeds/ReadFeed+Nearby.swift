@@ -23,9 +23,8 @@ extension ReadFeed {
     /// read (`FeedPageCache.claim`): a chunk expiring under load is read once, not by everyone.
     /// A kept chunk in its last quarter of life is read again in the background by the first
     /// reader who finds it so (`refreshInBackground`), so a chunk in use rarely expires at all.
-    func nearbyFromChunks(around location: GeoLocation, radius: NearbyRadius, after position: FeedPosition?, limit: Int, viewer: UUID) async throws
-        -> FeedPage?
-    {
+    func nearbyFromChunks(_ source: any ChunkSource, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
+        let (location, radius) = (source.location, source.radius)
         let cache = self.environment.feedPages
         let cover = NearbyCover(around: location, radius: radius)
         guard NearbyChunk.indexedPrecisions.contains(cover.precision) else { return nil }
@@ -36,7 +35,7 @@ extension ReadFeed {
         var heads: [NearbyChunk?] = cover.prefixes.map { _ in nil }
         if position != nil {
             let lookup = cache.chunks(cover.prefixes.map { NearbyChunk.Key(prefix: $0, after: nil, size: size) }, at: now)
-            self.refreshInBackground(lookup.due, at: now)
+            self.refreshInBackground(lookup.due, from: source, at: now)
             heads = lookup.chunks
         }
         var lanes = zip(cover.prefixes, heads).map { prefix, head in
@@ -56,7 +55,7 @@ extension ReadFeed {
             var missing: [Int] = []
             let wanted = lanes.indices.filter { lanes[$0].next != nil }
             let lookup = cache.chunks(wanted.map { lanes[$0].next! }, at: now)
-            self.refreshInBackground(lookup.due, at: now)
+            self.refreshInBackground(lookup.due, from: source, at: now)
             for (index, chunk) in zip(wanted, lookup.chunks) {
                 if let chunk { lanes[index].extend(with: chunk, readAt: now) } else { missing.append(index) }
             }
@@ -66,7 +65,7 @@ extension ReadFeed {
                 if !mine.isEmpty {
                     let ticket = cache.ticket(at: now)
                     do {
-                        let chunks = try await self.environment.cards.nearbyChunks(mine)
+                        let chunks = try await source.chunks(mine)
                         for (key, chunk) in zip(mine, chunks) {
                             // This page uses what it read; waiting readers get it only if kept.
                             let kept = cache.store(chunk, for: key, ticket: ticket)
@@ -136,14 +135,13 @@ extension ReadFeed {
     /// A failed read is not an error of this page (it was made from the kept chunks, which serve
     /// until they expire): the claims are released, and the reader who then finds a chunk gone
     /// reads it in the foreground and meets the error, if there still is one.
-    private func refreshInBackground(_ keys: [NearbyChunk.Key], at now: Date) {
+    private func refreshInBackground(_ keys: [NearbyChunk.Key], from source: any ChunkSource, at now: Date) {
         guard !keys.isEmpty else { return }
         let cache = self.environment.feedPages
-        let cards = self.environment.cards
         let ticket = cache.ticket(at: now)
         Task {
             do {
-                let chunks = try await cards.nearbyChunks(keys)
+                let chunks = try await source.chunks(keys)
                 for (key, chunk) in zip(keys, chunks) {
                     cache.land(key, with: cache.store(chunk, for: key, ticket: ticket))
                 }

@@ -22,52 +22,61 @@ public struct ReadFeed: Sendable {
         return (cards, result.next.map { FeedCursor.encode($0, for: feed) }, result.shared)
     }
 
-    /// A page shared by everyone comes from `FeedPageCache` and is completed with the viewer's
-    /// marks (one small read), or, when it is not kept, is read together with them (one read, as
-    /// without the cache) and kept. One reader reads a page that is not kept while the others
-    /// wanting it wait for that read, and a page in use is read again in the background before it
-    /// expires (`FeedPageCache.lookUp`). When the wait ends without a page (the read failed), the
-    /// reader reads its own page. A nearby page is made from shared chunks
-    /// (`nearbyFromChunks`), the following, an author's and the popular feeds' pages from kept cards (`pageFromCards`). A block between the viewer and an author on the page, or any other
-    /// feed, reads the viewer's own page.
+    /// The page from memory when `FeedPageCache` is on and the feed's source allows it
+    /// (`FeedSource`), else read exactly for the viewer. A page kept in memory that must be read
+    /// for the viewer after all (a block between the viewer and an author on it, say) is read
+    /// exactly too.
     private func read(_ feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
-        let cache = self.environment.feedPages
-        if cache.isEnabled, case .nearby(let location, let radius) = feed,
-            let page = try await self.nearbyFromChunks(around: location, radius: radius, after: position, limit: limit, viewer: viewer)
-        {
-            return page
-        }
-        if cache.isEnabled, feed.isReadFromCards, let page = try await self.pageFromCards(feed, after: position, limit: limit, viewer: viewer) {
-            return page
-        }
-        if cache.isEnabled, let key = FeedPageCache.Key(feed, after: position, limit: limit) {
-            let now = self.environment.now()
-            var kept: FeedPage?
-            switch cache.lookUp(key, at: now) {
-            case .kept(let page, let refresh):
-                if refresh { self.refreshInBackground(feed, key: key, after: position, limit: limit, viewer: viewer, at: now) }
-                kept = page
-            case .wait:
-                kept = await cache.awaitPage(key, at: now)
-            case .read:
-                let ticket = cache.ticket(at: now)
-                let shared: FeedPage
-                let marks: ViewerMarks
-                do {
-                    (shared, marks) = try await self.environment.cards.sharedPage(of: feed, after: position, limit: limit, viewer: viewer)
-                } catch {
-                    cache.land(key, with: nil)
-                    throw error
+        let source = self.environment.cards.source(for: feed)
+        if self.environment.feedPages.isEnabled {
+            let kept: FeedPage? =
+                switch source {
+                case let source as any ChunkSource: try await self.nearbyFromChunks(source, after: position, limit: limit, viewer: viewer)
+                case let source as any PositionSource:
+                    try await self.pageFromCards(source, of: feed, after: position, limit: limit, viewer: viewer)
+                case let source as any SharedPageSource: try await self.sharedPage(source, of: feed, after: position, limit: limit, viewer: viewer)
+                default: nil
                 }
-                cache.land(key, with: cache.store(shared, for: key, ticket: ticket))
-                if !marks.blocked { return shared.seen(by: viewer, marks: marks) }
-            }
-            if let kept {
-                let marks = try await self.marks(of: viewer, on: kept)
-                if !marks.blocked { return kept.seen(by: viewer, marks: marks) }
-            }
+            if let kept { return kept }
         }
-        return try await self.environment.cards.page(of: feed, after: position, limit: limit, viewer: viewer)
+        return try await source.page(after: position, limit: limit, viewer: viewer)
+    }
+
+    /// A page shared by everyone from `FeedPageCache`, completed with the viewer's marks (one small
+    /// read), or, when it is not kept, read together with them (one read, as without the cache) and
+    /// kept. One reader reads a page that is not kept while the others wanting it wait for that
+    /// read, and a page in use is read again in the background before it expires
+    /// (`FeedPageCache.lookUp`). Nil (read the viewer's own page) when the wait ends without a page
+    /// (the read failed) or the viewer and an author on the page blocked one another.
+    private func sharedPage(
+        _ source: any SharedPageSource, of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID
+    ) async throws -> FeedPage? {
+        let cache = self.environment.feedPages
+        let key = FeedPageCache.Key(feed, after: position, limit: limit)
+        let now = self.environment.now()
+        var kept: FeedPage?
+        switch cache.lookUp(key, at: now) {
+        case .kept(let page, let refresh):
+            if refresh { self.refreshInBackground(source, key: key, after: position, limit: limit, viewer: viewer, at: now) }
+            kept = page
+        case .wait:
+            kept = await cache.awaitPage(key, at: now)
+        case .read:
+            let ticket = cache.ticket(at: now)
+            let shared: FeedPage
+            let marks: ViewerMarks
+            do {
+                (shared, marks) = try await source.sharedPage(after: position, limit: limit, viewer: viewer)
+            } catch {
+                cache.land(key, with: nil)
+                throw error
+            }
+            cache.land(key, with: cache.store(shared, for: key, ticket: ticket))
+            return marks.blocked ? nil : shared.seen(by: viewer, marks: marks)
+        }
+        guard let kept else { return nil }
+        let marks = try await self.marks(of: viewer, on: kept)
+        return marks.blocked ? nil : kept.seen(by: viewer, marks: marks)
     }
 
     /// `viewer`'s marks on a shared page's cards: from `ViewerMarkCache` when it keeps them all,
@@ -90,13 +99,14 @@ public struct ReadFeed: Sendable {
     /// read ahead of its expiry and claimed for this reader; the page does not wait for it. A
     /// failed read only releases the claim: the kept page serves until it expires, and the reader
     /// who then finds it gone reads it in the foreground and meets the error, if there still is one.
-    private func refreshInBackground(_ feed: Feed, key: FeedPageCache.Key, after position: FeedPosition?, limit: Int, viewer: UUID, at now: Date) {
+    private func refreshInBackground(
+        _ source: any SharedPageSource, key: FeedPageCache.Key, after position: FeedPosition?, limit: Int, viewer: UUID, at now: Date
+    ) {
         let cache = self.environment.feedPages
-        let cards = self.environment.cards
         let ticket = cache.ticket(at: now)
         Task {
             do {
-                let (shared, _) = try await cards.sharedPage(of: feed, after: position, limit: limit, viewer: viewer)
+                let (shared, _) = try await source.sharedPage(after: position, limit: limit, viewer: viewer)
                 cache.land(key, with: cache.store(shared, for: key, ticket: ticket))
             } catch {
                 cache.land(key, with: nil)

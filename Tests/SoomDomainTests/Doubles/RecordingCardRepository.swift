@@ -73,7 +73,18 @@ final class RecordingCardRepository: CardRepository {
     func delete(cardID: UUID, by accountID: UUID) async throws -> DeleteCardOutcome { .notFound }
     func setLike(_ liked: Bool, cardID: UUID, by accountID: UUID) async throws -> LikeState? { LikeState(liked: liked, likeCount: liked ? 1 : 0) }
 
-    func page(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
+    /// A source of each kind the feed's real one is (`PostgresCardRepository.source(for:)`).
+    func source(for feed: Feed) -> any FeedSource {
+        switch feed {
+        case .latest, .tag: SharedSource(repository: self, feed: feed)
+        case .following: PositionsSource(repository: self, feed: feed, positionsAreShared: false)
+        case .author, .popular: PositionsSource(repository: self, feed: feed, positionsAreShared: true)
+        case .nearby(let location, let radius): NearbySource(repository: self, feed: feed, location: location, radius: radius)
+        case .comments: PlainSource(repository: self, feed: feed)
+        }
+    }
+
+    func page(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) -> FeedPage? {
         self.calls.withLock { $0.pages.append((feed, position, limit)) }
         if case .nearby(let location, let radius) = feed {
             let rows = self.nearby(around: location, radius: radius, after: position).prefix(limit + 1)
@@ -85,7 +96,7 @@ final class RecordingCardRepository: CardRepository {
         return self.pageResult
     }
 
-    func sharedPage(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> (page: FeedPage, marks: ViewerMarks) {
+    func sharedPage(of feed: Feed, viewer: UUID, after position: FeedPosition?, limit: Int) -> (page: FeedPage, marks: ViewerMarks) {
         self.calls.withLock { $0.sharedPages.append((feed, position, limit)) }
         return (self.pageResult ?? FeedPage(cards: [], next: nil), self.marks(viewer))
     }
@@ -99,7 +110,7 @@ final class RecordingCardRepository: CardRepository {
     }
 
     /// The positions of `pageResult`'s cards below `position`, at most `limit + 1`, whatever the feed.
-    func positions(of feed: Feed, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> [FeedPosition] {
+    func positions(of feed: Feed, after position: FeedPosition?, limit: Int) -> [FeedPosition] {
         self.calls.withLock { $0.positionReads.append((feed, position, limit)) }
         let positions = (self.pageResult?.cards ?? []).map {
             FeedPosition(createdAtMicros: Int64($0.createdAt.timeIntervalSince1970 * 1_000_000), id: $0.id)
@@ -112,7 +123,7 @@ final class RecordingCardRepository: CardRepository {
         return self.marks(viewer)
     }
 
-    func nearbyChunks(_ keys: [NearbyChunk.Key]) async throws -> [NearbyChunk] {
+    func nearbyChunks(_ keys: [NearbyChunk.Key]) -> [NearbyChunk] {
         self.calls.withLock { $0.chunkReads.append(keys) }
         let located = self.located.withLock { $0 }.map { (key: GeoCell(containing: $0.centre).key, entry: $0) }
         return keys.map { key in
@@ -130,4 +141,57 @@ final class RecordingCardRepository: CardRepository {
         self.calls.withLock { $0.reports.append((cardID, reporter, reason, policy)) }
         return self.reportOutcome
     }
+}
+
+/// A feed of the recording repository read exactly.
+struct PlainSource: FeedSource {
+    let repository: RecordingCardRepository
+    let feed: Feed
+
+    func page(after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
+        self.repository.page(of: self.feed, after: position, limit: limit, viewer: viewer)
+    }
+}
+
+/// A feed of the recording repository whose pages everyone shares.
+struct SharedSource: SharedPageSource {
+    let repository: RecordingCardRepository
+    let feed: Feed
+
+    func page(after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
+        self.repository.page(of: self.feed, after: position, limit: limit, viewer: viewer)
+    }
+
+    func sharedPage(after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> (page: FeedPage, marks: ViewerMarks) {
+        self.repository.sharedPage(of: self.feed, viewer: viewer, after: position, limit: limit)
+    }
+}
+
+/// A feed of the recording repository whose pages are made from kept cards.
+struct PositionsSource: PositionSource {
+    let repository: RecordingCardRepository
+    let feed: Feed
+    let positionsAreShared: Bool
+
+    func page(after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
+        self.repository.page(of: self.feed, after: position, limit: limit, viewer: viewer)
+    }
+
+    func positions(after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> [FeedPosition] {
+        self.repository.positions(of: self.feed, after: position, limit: limit)
+    }
+}
+
+/// The recording repository's nearby feed.
+struct NearbySource: ChunkSource {
+    let repository: RecordingCardRepository
+    let feed: Feed
+    let location: GeoLocation
+    let radius: NearbyRadius
+
+    func page(after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
+        self.repository.page(of: self.feed, after: position, limit: limit, viewer: viewer)
+    }
+
+    func chunks(_ keys: [NearbyChunk.Key]) async throws -> [NearbyChunk] { self.repository.nearbyChunks(keys) }
 }

@@ -2,6 +2,26 @@ import Foundation
 import PostgresNIO
 import SoomDomain
 
+/// The following feed: top-level cards of the accounts the viewer follows, newest first. Which
+/// cards a page holds is the viewer's own, read apart (`positions`), so pages are made from kept
+/// cards (`PositionSource`).
+struct FollowingFeed: PositionSource {
+    let database: Database
+
+    var positionsAreShared: Bool { false }
+
+    func page(after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
+        FeedPage(rows: try await self.database.rows(FollowingStatements.Page(viewer: viewer, position: position, rows: limit + 1)), limit: limit)
+    }
+
+    /// The inbox alone when it holds the whole page (`FollowingStatements.inboxSQL`), else the full statement.
+    func positions(after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> [FeedPosition] {
+        let boxed = try await self.database.rows(FollowingStatements.Inbox(viewer: viewer, position: position, rows: limit + 1))
+        if boxed.count > limit { return boxed }
+        return try await self.database.rows(PositionsRead(base: FollowingStatements.Page(viewer: viewer, position: position, rows: limit + 1)))
+    }
+}
+
 /// The following feed as prepared statements: one round trip, with three ways to find a page and
 /// PostgreSQL choosing between them per request (one-time filters, so a single generic plan
 /// serves every viewer).
@@ -50,15 +70,14 @@ enum FollowingStatements {
 
     static let rows = CardStatements.maximumPageRows
 
-    /// The statement's text, with `FirstPageStatement`'s parameters (`$1` viewer, `$2` the page's
-    /// rows) or `LaterPageStatement`'s (`$1` viewer, `$2`/`$3` the cursor, `$4` the page's rows).
-    /// With `positionsOnly`, it ends with the page's positions (ID, microseconds) instead of its
+    /// The statement's text, with `PageStatement`'s parameters (`$1` viewer, `$2`/`$3` the cursor,
+    /// `$4` the page's rows). With `positionsOnly`, it ends with the page's positions (ID, microseconds) instead of its
     /// cards as the viewer sees them: every one live, blocks and reports not applied (the
     /// viewer's marks say; `ReadFeed.followingFromCards`).
-    static func sql(afterCursor: Bool, positionsOnly: Bool = false) -> String {
+    static func sql(positionsOnly: Bool) -> String {
         let position = "(timestamptz 'epoch' + $2::int8 * interval '1 microsecond', $3)"
-        let after = afterCursor ? " AND (c.created_at, c.id) < \(position)" : ""
-        let pageRows = afterCursor ? "$4" : "$2"
+        let after = " AND (c.created_at, c.id) < \(position)"
+        let pageRows = "$4"
         // Fan-out on read serves only what the inbox does not hold: cards before its lower edge.
         // The window walks from the cursor and filters by the edge after reading (as a condition of
         // its index scan, the planner would price the walk for a third of the table and read it
@@ -73,7 +92,7 @@ enum FollowingStatements {
             box AS (
                 SELECT * FROM (
                     SELECT i.created_at, i.card_id AS id FROM following_inbox i JOIN cards c ON c.id = i.card_id
-                    WHERE i.reader_id = $1 AND i.created_at >= (SELECT since FROM me)\(afterCursor ? " AND (i.created_at, i.card_id) < \(position)" : "")
+                    WHERE i.reader_id = $1 AND i.created_at >= (SELECT since FROM me) AND (i.created_at, i.card_id) < \(position)
                       AND \(CardRow.live)
                       AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = $1 AND f.followee_id = i.author_id OFFSET 0)
                     ORDER BY i.created_at DESC, i.card_id DESC LIMIT \(rows)) b
@@ -149,65 +168,35 @@ enum FollowingStatements {
     /// ready inbox. When it gives the page's `limit + 1` rows, those are the page (the statement
     /// would not look below the edge); otherwise the full statement is read. A cheap statement
     /// with a plain plan for the common case: a reader of many follows, within the last week.
-    static func inboxSQL(afterCursor: Bool) -> String {
-        KeysetPageSQL.text(
-            columns: "i.card_id, (extract(epoch FROM i.created_at) * 1000000)::int8",
-            from: "FROM following_inbox i JOIN cards c ON c.id = i.card_id",
-            scope: """
-                i.reader_id = $1 AND i.created_at >= (SELECT a.inbox_since FROM accounts a WHERE a.id = $1 AND a.inbox_ready) \
-                AND \(CardRow.live) AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = $1 AND f.followee_id = i.author_id OFFSET 0)
-                """,
-            keys: ("i.created_at", "i.card_id"), first: 2, afterCursor: afterCursor)
-    }
+    static let inboxSQL = KeysetPageSQL.text(
+        columns: "i.card_id, (extract(epoch FROM i.created_at) * 1000000)::int8",
+        from: "FROM following_inbox i JOIN cards c ON c.id = i.card_id",
+        scope: """
+            i.reader_id = $1 AND i.created_at >= (SELECT a.inbox_since FROM accounts a WHERE a.id = $1 AND a.inbox_ready) \
+            AND \(CardRow.live) AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = $1 AND f.followee_id = i.author_id OFFSET 0)
+            """,
+        keys: ("i.created_at", "i.card_id"), first: 2)
 
-    /// The first page's positions from the inbox alone.
-    struct InboxFirst: FirstPageStatement, PositionRowStatement {
-        static let sql = FollowingStatements.inboxSQL(afterCursor: false)
+    /// A page's positions from the inbox alone.
+    struct Inbox: PageStatement, PositionRowStatement {
+        static let sql = FollowingStatements.inboxSQL
 
         let viewer: UUID
-        let limit: Int
+        let position: FeedPosition?
+        let rows: Int
+
+        func bindSubject(to bindings: inout PostgresBindings) { bindings.append(self.viewer) }
     }
 
-    /// A later page's positions from the inbox alone.
-    struct InboxAfter: LaterPageStatement, PositionRowStatement {
-        static let sql = FollowingStatements.inboxSQL(afterCursor: true)
+    /// A page as the viewer sees it (`sql`), or its positions only (`positionsSQL`).
+    struct Page: PageStatement, PositionsStatement {
+        static let sql = FollowingStatements.sql(positionsOnly: false)
+        static let positionsSQL = FollowingStatements.sql(positionsOnly: true)
 
         let viewer: UUID
-        let position: FeedPosition
-        let limit: Int
+        let position: FeedPosition?
+        let rows: Int
+
+        func bindSubject(to bindings: inout PostgresBindings) { bindings.append(self.viewer) }
     }
-
-    /// The first page.
-    struct First: FirstPageStatement, PositionsStatement {
-        static let sql = FollowingStatements.sql(afterCursor: false)
-        static let positionsSQL = FollowingStatements.sql(afterCursor: false, positionsOnly: true)
-
-        let viewer: UUID
-        let limit: Int
-    }
-
-    /// A later page, below a keyset position.
-    struct After: LaterPageStatement, PositionsStatement {
-        static let sql = FollowingStatements.sql(afterCursor: true)
-        static let positionsSQL = FollowingStatements.sql(afterCursor: true, positionsOnly: true)
-
-        let viewer: UUID
-        let position: FeedPosition
-        let limit: Int
-    }
-}
-
-/// A page statement that also has a form reading only the page's positions (`positionsSQL`),
-/// with the same bindings, for pages whose cards come from `FeedPageCache`.
-protocol PositionsStatement: CardRowStatement {
-    static var positionsSQL: String { get }
-}
-
-/// The positions form of `Base`: the same bindings, `Base.positionsSQL`, rows of ID and microseconds.
-struct PositionsRead<Base: PositionsStatement>: PositionRowStatement {
-    static var sql: String { Base.positionsSQL }
-
-    let base: Base
-
-    func makeBindings() throws -> PostgresBindings { try self.base.makeBindings() }
 }

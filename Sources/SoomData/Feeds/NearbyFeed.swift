@@ -2,8 +2,50 @@ import Foundation
 import PostgresNIO
 import SoomDomain
 
-/// The nearby feed: "cards whose cell centre is within r of a point, newest first", with keyset
-/// paging, as prepared statements that read only what a page needs.
+/// The nearby feed: top-level cards whose cell centre is within the radius of a point, newest
+/// first, each with its distance. Pages are made in memory from shared chunks of the cover's
+/// prefixes (`ChunkSource`, `NearbyStatements.Chunks`), or read for the viewer
+/// (`NearbyStatements.Page`).
+struct NearbyFeed: ChunkSource {
+    let database: Database
+    let location: GeoLocation
+    let radius: NearbyRadius
+
+    func page(after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
+        let cover = NearbyCover(around: self.location, radius: self.radius)
+        func read<Length: PrefixLength>(_: Length.Type) async throws -> FeedPage {
+            let statement = NearbyStatements.Page<Length>(
+                viewer: viewer, location: self.location, radius: self.radius, cover: cover, position: position, rows: limit + 1)
+            return FeedPage(rows: try await self.database.rows(statement), limit: limit)
+        }
+        switch cover.precision {
+        case 6...: return try await read(PrefixLength6.self)
+        case 5: return try await read(PrefixLength5.self)
+        case 4: return try await read(PrefixLength4.self)
+        case 3: return try await read(PrefixLength3.self)
+        default:
+            let query = NearbyStatements.polarScan(viewer: viewer, location: self.location, radius: self.radius, after: position, limit: limit + 1)
+            return FeedPage(rows: try await self.database.rows(query).map(CardRow.decode), limit: limit)
+        }
+    }
+
+    func chunks(_ keys: [NearbyChunk.Key]) async throws -> [NearbyChunk] {
+        let rows: [NearbyStatements.ChunkRow] =
+            switch keys.first?.prefix.count {
+            case 3: try await self.database.rows(NearbyStatements.Chunks<PrefixLength3>(keys: keys))
+            case 4: try await self.database.rows(NearbyStatements.Chunks<PrefixLength4>(keys: keys))
+            case 5: try await self.database.rows(NearbyStatements.Chunks<PrefixLength5>(keys: keys))
+            case 6: try await self.database.rows(NearbyStatements.Chunks<PrefixLength6>(keys: keys))
+            // Chunks are read for indexed prefix lengths only (`NearbyChunk.indexedPrecisions`).
+            default: []
+            }
+        var entries = Array(repeating: [NearbyChunk.Entry](), count: keys.count)
+        for row in rows where entries.indices.contains(row.key) { entries[row.key].append(row.entry) }
+        return zip(keys, entries).map { NearbyChunk(entries: $1, size: $0.size) }
+    }
+}
+
+/// The nearby feed's statements, which read only what a page needs.
 ///
 /// A card keeps only its cell (`GeoCell`: the centre, and the cell's key, a geohash of length 6).
 /// Four partial B-tree indexes order located top-level cards by time within a geohash prefix of
@@ -26,10 +68,10 @@ enum NearbyStatements {
     static let indexedLengths = 3...6
 
     /// `$1` viewer, `$2`/`$3` the query point's latitude/longitude, `$4` the radius in metres,
-    /// `$5` the prefixes, `$6` the page's rows (its limit + 1); after a cursor `$7`/`$8` its time
-    /// (µs) and id.
-    static func text(length: Int, after: Bool) -> String {
-        let keyset = after ? "AND (c.created_at, c.id) < (timestamptz 'epoch' + $7::int8 * interval '1 microsecond', $8::uuid)" : ""
+    /// `$5` the prefixes, `$6` the page's rows (its limit + 1), `$7`/`$8` the cursor's time (µs)
+    /// and id (`FeedPosition.top` on a first page).
+    static func text(length: Int) -> String {
+        let keyset = "AND (c.created_at, c.id) < (timestamptz 'epoch' + $7::int8 * interval '1 microsecond', $8::uuid)"
         let prefix = length == 6 ? "c.geo_cell" : "left(c.geo_cell, \(length))"
         // Blocks are read once for the page (`h`: the accounts the viewer blocked or was blocked
         // by) rather than probed for every candidate as `CardRow.visible` does: a page weighs up
@@ -66,93 +108,65 @@ enum NearbyStatements {
     }
 
     /// Every statement text, made once (the statements' names and texts are asked for on every execution).
-    static let texts: [Int: (first: String, after: String)] = Dictionary(
-        uniqueKeysWithValues: Self.indexedLengths.map { ($0, (Self.text(length: $0, after: false), Self.text(length: $0, after: true))) })
+    static let texts: [Int: String] = Dictionary(uniqueKeysWithValues: Self.indexedLengths.map { ($0, Self.text(length: $0)) })
 
-    /// The bindings every nearby statement starts with.
-    static func bindings(viewer: UUID, cover: NearbyCover, location: GeoLocation, radius: NearbyRadius, rows: Int) -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 8)
-        bindings.append(viewer)
-        bindings.append(location.latitude)
-        bindings.append(location.longitude)
-        bindings.append(radius.metres)
-        bindings.append(cover.prefixes)
-        bindings.append(rows)
-        return bindings
-    }
-
-    /// The first page over prefixes of length `Length.value`.
-    struct First<Length: PrefixLength>: CardRowStatement {
-        static var sql: String { NearbyStatements.texts[Length.value]!.first }
+    /// A page over prefixes of length `Length.value`.
+    struct Page<Length: PrefixLength>: CardRowStatement {
+        static var sql: String { NearbyStatements.texts[Length.value]! }
 
         let viewer: UUID
         let location: GeoLocation
         let radius: NearbyRadius
         let cover: NearbyCover
-        let limit: Int
+        let position: FeedPosition?
+        let rows: Int
 
         func makeBindings() throws -> PostgresBindings {
-            NearbyStatements.bindings(viewer: self.viewer, cover: self.cover, location: self.location, radius: self.radius, rows: self.limit)
-        }
-    }
-
-    /// A later page, after a keyset position.
-    struct After<Length: PrefixLength>: CardRowStatement {
-        static var sql: String { NearbyStatements.texts[Length.value]!.after }
-
-        let viewer: UUID
-        let location: GeoLocation
-        let radius: NearbyRadius
-        let cover: NearbyCover
-        let position: FeedPosition
-        let limit: Int
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = NearbyStatements.bindings(
-                viewer: self.viewer, cover: self.cover, location: self.location, radius: self.radius, rows: self.limit)
-            bindings.append(self.position.createdAtMicros)
-            bindings.append(self.position.id)
+            var bindings = PostgresBindings(capacity: 8)
+            bindings.append(self.viewer)
+            bindings.append(self.location.latitude)
+            bindings.append(self.location.longitude)
+            bindings.append(self.radius.metres)
+            bindings.append(self.cover.prefixes)
+            bindings.append(self.rows)
+            let position = self.position ?? .top
+            bindings.append(position.createdAtMicros)
+            bindings.append(position.id)
             return bindings
         }
     }
+
+    /// A chunk's entry, and which of the keys (its ordinal, from 0) it belongs to.
+    typealias ChunkRow = (key: Int, entry: NearbyChunk.Entry)
 
     /// The shared chunks (`NearbyChunk`) of prefixes of length `Length.value`, one read for many:
     /// `$1` the prefixes, `$2`/`$3` the time (µs) and id each starts below, `$4` their sizes, `$5`
     /// the viewer no one is. Each prefix is read through its index newest first, index-only, up
     /// to its size; then only those cards are read in full. Rows come in the keys' order.
     struct Chunks<Length: PrefixLength>: NamedStatement {
-        typealias Row = (key: Int, entry: NearbyChunk.Entry)
+        typealias Row = ChunkRow
         static var sql: String { NearbyStatements.chunkTexts[Length.value]! }
 
-        /// Where a chunk with no position starts: after every card (year 2255; `created_at` is
-        /// the server's clock) and the greatest id.
-        static var top: FeedPosition {
-            FeedPosition(
-                createdAtMicros: 9_000_000_000_000_000,
-                id: UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255)))
-        }
-
         let keys: [NearbyChunk.Key]
-        let nobody: UUID
 
         func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 5)
-            let positions = self.keys.map { $0.after ?? Self.top }
+            let positions = self.keys.map { $0.after ?? .top }
             bindings.append(self.keys.map(\.prefix))
             bindings.append(positions.map(\.createdAtMicros))
             bindings.append(positions.map(\.id))
             bindings.append(self.keys.map(\.size))
-            bindings.append(self.nobody)
+            bindings.append(PostgresCardRepository.nobody)
             return bindings
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
-            let (card, micros) = try CardRow.decode(row)
-            // After `CardRow.select`'s columns, by name: the key's ordinal and the cell's centre.
-            let columns = row.makeRandomAccess()
-            let centre = try GeoLocation(
-                latitude: try columns["geo_latitude"].decode(Double.self), longitude: try columns["geo_longitude"].decode(Double.self))
-            return (Int(try columns["ord"].decode(Int64.self)) - 1, NearbyChunk.Entry(card: card, micros: micros, centre: centre))
+            // After `CardRow.select`'s columns: the key's ordinal and the cell's centre.
+            var cells = RowCells(row)
+            let (card, micros) = try CardRow.decode(&cells)
+            let ordinal = try cells.next(Int64.self)
+            let centre = try GeoLocation(latitude: try cells.next(Double.self), longitude: try cells.next(Double.self))
+            return (Int(ordinal) - 1, NearbyChunk.Entry(card: card, micros: micros, centre: centre))
         }
     }
 

@@ -1,0 +1,100 @@
+import Foundation
+import PostgresNIO
+import SoomDomain
+
+/// A feed page read by a prepared statement, parsed once per connection and — after PostgreSQL's
+/// first five executions — planned once too: the feed's own parameters (`bindSubject`), then the
+/// cursor (`FeedPosition.top` on a first page, so one statement serves every page) and the page's
+/// rows.
+///
+/// A page's `LIMIT $n` alone would keep PostgreSQL re-planning every execution: not knowing `$n`,
+/// its generic plan assumes a tenth of the table and looks far dearer than the custom plans, so it
+/// never switches (and a generic plan that costly would also be JIT-compiled). Hence the page is
+/// read from a subquery with the constant bound `CardStatements.maximumPageRows` and cut to `$n` outside; rows are
+/// pulled one by one, so only `$n` are ever read, and the generic plan is as cheap as it is.
+protocol PageStatement: NamedStatement {
+    /// Where the page starts: nil for the first page.
+    var position: FeedPosition? { get }
+    /// The rows to read: the page's size and one more, which says whether another page follows.
+    var rows: Int { get }
+    /// Appends the feed's own parameters, which come before the cursor's.
+    func bindSubject(to bindings: inout PostgresBindings)
+}
+
+extension PageStatement {
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 8)
+        self.bindSubject(to: &bindings)
+        let position = self.position ?? .top
+        bindings.append(position.createdAtMicros)
+        bindings.append(position.id)
+        bindings.append(min(self.rows, CardStatements.maximumPageRows))
+        return bindings
+    }
+}
+
+extension FeedPosition {
+    /// Above every card: where a first page starts (year 2255 — `created_at` is the server's
+    /// clock — and the greatest ID).
+    static let top = FeedPosition(
+        createdAtMicros: 9_000_000_000_000_000, id: UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255)))
+}
+
+extension FeedPage {
+    /// A page from `limit + 1` rows in the feed's order: the extra row only says that another page follows.
+    init(rows: [(card: Card, micros: Int64)], limit: Int) {
+        let page = rows.prefix(limit)
+        self.init(
+            cards: page.map(\.card), next: rows.count > limit ? page.last.map { FeedPosition(createdAtMicros: $0.micros, id: $0.card.id) } : nil)
+    }
+}
+
+/// A page statement that also has a *shared* form (`sharedSQL`, see `FeedPageCache`): the same
+/// page for every viewer — blocks do not filter it — with the viewer's likes and, in one more
+/// column, whether the viewer and the card's author blocked one another. One read gives both the
+/// page to keep and the marks that make it the viewer's.
+protocol SharedPageStatement: CardRowStatement {
+    static var sharedSQL: String { get }
+}
+
+/// The shared form of `Base`: the same bindings, `Base.sharedSQL`, rows with the block column.
+struct SharedPageRead<Base: SharedPageStatement>: NamedStatement {
+    static var sql: String { Base.sharedSQL }
+    typealias Row = (card: Card, micros: Int64, blocked: Bool)
+
+    let base: Base
+
+    func makeBindings() throws -> PostgresBindings { try self.base.makeBindings() }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row {
+        // `blocked` is the column right after `CardRow.select`'s (`CardRow.sharedPageReading`).
+        var cells = RowCells(row)
+        let (card, micros) = try CardRow.decode(&cells)
+        return (card, micros, try cells.next(Bool.self))
+    }
+
+    /// Reads the page as everyone sees it (`CardRepository.nobody`), and the viewer's marks on the
+    /// page's cards from the same rows.
+    static func page(_ base: Base, limit: Int, database: Database) async throws -> (page: FeedPage, marks: ViewerMarks) {
+        let rows = try await database.rows(Self(base: base))
+        let page = FeedPage(rows: rows.map { ($0.card.seen(by: PostgresCardRepository.nobody, liked: false), $0.micros) }, limit: limit)
+        let shown = rows.prefix(limit)
+        let liked = Dictionary(shown.filter(\.card.likedByMe).map { ($0.card.id, $0.card.likeCount) }, uniquingKeysWith: { first, _ in first })
+        return (page, ViewerMarks(liked: liked, blocked: shown.contains { $0.blocked }))
+    }
+}
+
+/// A page statement that also has a form reading only the page's positions (`positionsSQL`),
+/// with the same bindings, for pages whose cards come from `FeedPageCache`.
+protocol PositionsStatement: CardRowStatement {
+    static var positionsSQL: String { get }
+}
+
+/// The positions form of `Base`: the same bindings, `Base.positionsSQL`, rows of ID and microseconds.
+struct PositionsRead<Base: PositionsStatement>: PositionRowStatement {
+    static var sql: String { Base.positionsSQL }
+
+    let base: Base
+
+    func makeBindings() throws -> PostgresBindings { try self.base.makeBindings() }
+}
