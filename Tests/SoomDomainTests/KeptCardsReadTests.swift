@@ -47,7 +47,7 @@ struct KeptCardsReadTests {
         #expect(author.isMine)
         _ = try await show(cards[1].id, viewer: Self.viewer)
         #expect(repository.calls.withLock { $0.cardReads.count } == 1, "one read of the card for every viewer")
-        #expect(repository.calls.withLock { $0.marks.count } == 3, "one probe per viewer: the first viewer's marks were kept")
+        #expect(repository.calls.withLock { ($0.books.count, $0.marks.count) } == (3, 0), "one book per viewer: the first viewer's was kept")
         #expect(repository.calls.withLock { $0.details.isEmpty }, "nothing read for one viewer")
 
         _ = try await LikeCard(environment)(true, cardID: cards[1].id, by: UUID())
@@ -101,11 +101,11 @@ struct KeptCardsReadTests {
         #expect(second.cards.map(\.id) == [cards[2].id] && second.nextCursor == nil)
         let positionReads = repository.calls.withLock { $0.positionReads.count }
         let cardReads: [[UUID]] = repository.calls.withLock { $0.cardReads }
-        let probes = repository.calls.withLock { $0.marks.count }
+        let probes = repository.calls.withLock { $0.books.count + $0.marks.count }
         let pages = repository.calls.withLock { $0.pages.count }
         #expect(positionReads == 2, "the first page's positions read once, and the second page's")
         #expect(cardReads == [cards.map(\.id)], "each card read once, the one after the first page with it")
-        #expect(probes == 1, "the viewer's marks probed once: the second page's card was marked with the first")
+        #expect(probes == 1, "the viewer's book read once, for both pages")
         #expect(pages == 0, "no page read for the viewer")
     }
 
@@ -368,6 +368,7 @@ private struct StalePositions: CardRepository {
     func viewerMarks(of viewer: UUID, cards: [UUID], authors: [UUID]) async throws -> ViewerMarks {
         try await self.base.viewerMarks(of: viewer, cards: cards, authors: authors)
     }
+    func likeBook(of viewer: UUID, limit: Int) async throws -> ViewerMarks? { try await self.base.likeBook(of: viewer, limit: limit) }
     func refreshPopularRanking(limit: Int, rescan: Bool) async throws {}
     func sweepExpiredStories(limit: Int) async throws -> Int { 0 }
     func purgeIdempotencyKeys(limit: Int) async throws -> Int { 0 }

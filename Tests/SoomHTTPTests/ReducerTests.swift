@@ -172,6 +172,7 @@ private struct StubCards: CardRepository {
     func setLike(_ liked: Bool, cardID: UUID, by accountID: UUID) async throws -> LikeState? { nil }
     func source(for feed: Feed) -> any FeedSource { NoFeed() }
     func viewerMarks(of viewer: UUID, cards: [UUID], authors: [UUID]) async throws -> ViewerMarks { throw SoomError.cardNotFound }
+    func likeBook(of viewer: UUID, limit: Int) async throws -> ViewerMarks? { nil }
     func sharedCards(_ ids: [UUID]) async throws -> [Card] { [] }
     func refreshPopularRanking(limit: Int, rescan: Bool) async throws {}
     func sweepExpiredStories(limit: Int) async throws -> Int { 0 }

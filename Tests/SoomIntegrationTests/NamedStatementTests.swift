@@ -9,7 +9,7 @@ struct NamedStatementTests {
     func names() {
         let types: [any NamedStatement.Type] = [
             CardStatements.Detail.self, LatestFeed.Page.self, AuthorFeed.Positions.self,
-            SharedPageRead<LatestFeed.Page>.self, SharedPageRead<TagFeed.Page>.self,
+            LatestFeed.Positions.self, PositionsRead<FollowingStatements.Page>.self,
             TagFeed.Page.self, FollowingStatements.Page.self, TagStatements.Ranked.self,
             NearbyStatements.Page<PrefixLength3>.self, NearbyStatements.Page<PrefixLength6>.self,
             NearbyStatements.Chunks<PrefixLength4>.self, SessionAccountStatement.self,
@@ -31,14 +31,14 @@ struct NamedStatementTests {
                 group.addTask {
                     (0..<200).map { index in
                         index.isMultiple(of: 2)
-                            ? NearbyStatements.Page<PrefixLength5>.name : SharedPageRead<TagFeed.Page>.name
+                            ? NearbyStatements.Page<PrefixLength5>.name : PositionsRead<FollowingStatements.Page>.name
                     }
                 }
             }
             return await group.reduce(into: Set<String>()) { $0.formUnion($1) }
         }
         let expected: Set = [
-            String(reflecting: NearbyStatements.Page<PrefixLength5>.self), String(reflecting: SharedPageRead<TagFeed.Page>.self),
+            String(reflecting: NearbyStatements.Page<PrefixLength5>.self), String(reflecting: PositionsRead<FollowingStatements.Page>.self),
         ]
         #expect(names == expected)
     }

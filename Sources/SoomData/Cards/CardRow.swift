@@ -123,26 +123,6 @@ enum CardRow {
         return FeedPosition(createdAtMicros: try cells.next(Int64.self), id: id)
     }
 
-    /// What a page statement selects and how it filters, for one viewer.
-    struct PageReading {
-        let columns: String
-        let filter: String
-    }
-
-    /// The viewer's page: `select` columns, only cards `visible` to them.
-    static func pageReading(for viewer: String) -> PageReading {
-        PageReading(columns: Self.select(viewer: viewer), filter: Self.visible(to: viewer))
-    }
-
-    /// The page everyone shares: every `live` card, blocks and reports or not, and after
-    /// `select`'s columns one more, `blocked`: whether the card is not for this viewer
-    /// (they and the author blocked one another, or they reported it).
-    static func sharedPageReading(for viewer: String) -> PageReading {
-        PageReading(
-            columns: "\(Self.select(viewer: viewer)), NOT \(Self.notBlockedNorReported(viewer)) AS blocked",
-            filter: Self.live)
-    }
-
     /// A card and its position from `select`'s columns, decoded by type in their order (the
     /// columns after them, such as the shared page's `blocked`, are left for the caller).
     static func decode(_ row: PostgresRow) throws -> (card: Card, micros: Int64) {
@@ -191,13 +171,6 @@ enum CardRow {
             distanceMeters: distance
         )
         return (card, micros)
-    }
-
-    /// The keyset condition "after this position" for newest-first lists.
-    static func after(_ position: FeedPosition, _ builder: inout SQLBuilder) -> String {
-        let micros = builder.bind(position.createdAtMicros)
-        let id = builder.bind(position.id)
-        return "(c.created_at, c.id) < (timestamptz 'epoch' + \(micros)::int8 * interval '1 microsecond', \(id))"
     }
 }
 

@@ -93,4 +93,37 @@ extension CardStatements {
                 liked: Dictionary(zip(cards, counts), uniquingKeysWith: { first, _ in first }), blocked: blocked, guarded: guarded)
         }
     }
+
+    /// Every card the viewer (`$1`) liked, with its like count now, at most `$2` of them — unless
+    /// the viewer has any block (either way) or report at all (`guarded`), when none are read: a
+    /// viewer's whole book of likes (`ViewerMarkCache`), through `likes_account_idx` and the
+    /// `cards` primary key. One row (an aggregate over no likes still gives one).
+    struct LikeBook: NamedStatement {
+        static let sql = """
+            WITH viewer AS (
+                SELECT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = $1)
+                       OR EXISTS (SELECT 1 FROM blocks b WHERE b.blocked_id = $1)
+                       OR EXISTS (SELECT 1 FROM reports r WHERE r.reporter_id = $1) AS guarded),
+            liked AS (
+                SELECT l.card_id, c.like_count FROM likes l JOIN cards c ON c.id = l.card_id
+                WHERE l.account_id = $1 AND NOT (SELECT guarded FROM viewer) LIMIT $2)
+            SELECT COALESCE(array_agg(card_id), '{}'), COALESCE(array_agg(like_count), '{}'), (SELECT guarded FROM viewer) FROM liked
+            """
+        typealias Row = (liked: [UUID: Int], count: Int, guarded: Bool)
+
+        let viewer: UUID
+        let limit: Int
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(self.viewer)
+            bindings.append(self.limit)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            let (cards, counts, guarded) = try row.decode(([UUID], [Int], Bool).self)
+            return (Dictionary(zip(cards, counts), uniquingKeysWith: { first, _ in first }), cards.count, guarded)
+        }
+    }
 }

@@ -30,4 +30,12 @@ extension PostgresCardRepository {
         try await self.database.rows(CardStatements.ViewerMarks(viewer: viewer, cards: cards, authors: authors)).first
             ?? ViewerMarks(liked: [:], blocked: false, guarded: true)
     }
+
+    public func likeBook(of viewer: UUID, limit: Int) async throws -> ViewerMarks? {
+        // One row always (an aggregate); none would be a broken statement, and is read as guarded.
+        guard let book = try await self.database.rows(CardStatements.LikeBook(viewer: viewer, limit: limit + 1)).first else {
+            return ViewerMarks(liked: [:], blocked: false, guarded: true)
+        }
+        return book.count > limit ? nil : ViewerMarks(liked: book.liked, blocked: false, guarded: book.guarded)
+    }
 }

@@ -10,10 +10,9 @@ struct AuthorFeed: PositionSource {
 
     var positionsAreShared: Bool { true }
 
+    /// `nil` when the author does not exist or blocked the viewer (an empty page asks).
     func page(after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
-        let rows = try await ViewerPageSQL.rows(self.database, viewer: viewer, after: position, limit: limit) { builder in
-            "c.author_id = \(builder.bind(self.author)) AND c.parent_id IS NULL"
-        }
+        let rows = try await self.database.rows(Page(viewer: viewer, author: self.author, position: position, rows: limit + 1))
         if rows.isEmpty, !(try await self.authorVisible(to: viewer)) { return nil }
         return FeedPage(rows: rows, limit: limit)
     }
@@ -22,7 +21,6 @@ struct AuthorFeed: PositionSource {
         try await self.database.rows(Positions(author: self.author, position: position, rows: limit + 1))
     }
 
-    /// Whether the author exists and did not block the viewer.
     private func authorVisible(to viewer: UUID) async throws -> Bool {
         !(try await self.database.rows(
             """
@@ -32,11 +30,34 @@ struct AuthorFeed: PositionSource {
         )).isEmpty
     }
 
-    /// The author's (`$1`) live top-level cards' positions.
+    /// A page as the viewer sees it.
+    struct Page: PageStatement, CardRowStatement {
+        static let sql: String = {
+            var parameters = Parameters()
+            let (viewer, author) = (parameters.next(), parameters.next())
+            return KeysetPageSQL.cards(viewer: viewer, scope: "c.author_id = \(author) AND c.parent_id IS NULL", parameters: &parameters)
+        }()
+
+        let viewer: UUID
+        let author: UUID
+        let position: FeedPosition?
+        let rows: Int
+
+        func bindSubject(to bindings: inout PostgresBindings) {
+            bindings.append(self.viewer)
+            bindings.append(self.author)
+        }
+    }
+
+    /// The positions of a page's live cards, the same for everyone.
     struct Positions: PageStatement, PositionRowStatement {
-        static let sql = KeysetPageSQL.text(
-            columns: CardRow.position, from: "FROM cards c", scope: "c.author_id = $1 AND c.parent_id IS NULL AND \(CardRow.live)",
-            keys: ("c.created_at", "c.id"), first: 2)
+        static let sql: String = {
+            var parameters = Parameters()
+            let author = parameters.next()
+            return KeysetPageSQL.text(
+                columns: CardRow.position, from: "FROM cards c", scope: "c.author_id = \(author) AND c.parent_id IS NULL AND \(CardRow.live)",
+                keys: ("c.created_at", "c.id"), parameters: &parameters)
+        }()
 
         let author: UUID
         let position: FeedPosition?

@@ -70,14 +70,16 @@ enum FollowingStatements {
 
     static let rows = CardStatements.maximumPageRows
 
-    /// The statement's text, with `PageStatement`'s parameters (`$1` viewer, `$2`/`$3` the cursor,
-    /// `$4` the page's rows). With `positionsOnly`, it ends with the page's positions (ID, microseconds) instead of its
+    /// The statement's text, with `PageStatement`'s parameters (the viewer, the cursor, the page's
+    /// rows). With `positionsOnly`, it ends with the page's positions (ID, microseconds) instead of its
     /// cards as the viewer sees them: every one live, blocks and reports not applied (the
     /// viewer's marks say; `ReadFeed.followingFromCards`).
     static func sql(positionsOnly: Bool) -> String {
-        let position = "(timestamptz 'epoch' + $2::int8 * interval '1 microsecond', $3)"
+        var parameters = Parameters()
+        let viewer = parameters.next()
+        let position = "(timestamptz 'epoch' + \(parameters.next())::int8 * interval '1 microsecond', \(parameters.next()))"
+        let pageRows = parameters.next()
         let after = " AND (c.created_at, c.id) < \(position)"
-        let pageRows = "$4"
         // Fan-out on read serves only what the inbox does not hold: cards before its lower edge.
         // The window walks from the cursor and filters by the edge after reading (as a condition of
         // its index scan, the planner would price the walk for a third of the table and read it
@@ -88,13 +90,13 @@ enum FollowingStatements {
         return """
             WITH me AS (
                 SELECT following_count >= \(wideFollowing) AS wide, CASE WHEN inbox_ready THEN inbox_since END AS since
-                FROM accounts WHERE id = $1),
+                FROM accounts WHERE id = \(viewer)),
             box AS (
                 SELECT * FROM (
                     SELECT i.created_at, i.card_id AS id FROM following_inbox i JOIN cards c ON c.id = i.card_id
-                    WHERE i.reader_id = $1 AND i.created_at >= (SELECT since FROM me) AND (i.created_at, i.card_id) < \(position)
+                    WHERE i.reader_id = \(viewer) AND i.created_at >= (SELECT since FROM me) AND (i.created_at, i.card_id) < \(position)
                       AND \(CardRow.live)
-                      AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = $1 AND f.followee_id = i.author_id OFFSET 0)
+                      AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = \(viewer) AND f.followee_id = i.author_id OFFSET 0)
                     ORDER BY i.created_at DESC, i.card_id DESC LIMIT \(rows)) b
                 LIMIT \(pageRows)),
             below AS (
@@ -107,7 +109,7 @@ enum FollowingStatements {
                           AND (SELECT wide FROM me) AND (SELECT needed FROM below)
                         ORDER BY c.created_at DESC, c.id DESC LIMIT \(window)) r
                     WHERE \(CardRow.unexpired(as: "r"))\(belowInbox("r"))
-                      AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = $1 AND f.followee_id = r.author_id OFFSET 0)
+                      AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = \(viewer) AND f.followee_id = r.author_id OFFSET 0)
                     ORDER BY r.created_at DESC, r.id DESC LIMIT \(rows)) h
                 LIMIT \(pageRows)),
             edge AS (
@@ -129,7 +131,7 @@ enum FollowingStatements {
                     SELECT c.created_at, c.id FROM cards c
                     WHERE c.author_id = f.followee_id AND \(ownLive)
                     ORDER BY c.created_at DESC, c.id DESC LIMIT 1) h
-                WHERE f.follower_id = $1 AND (SELECT needed FROM fallback)),
+                WHERE f.follower_id = \(viewer) AND (SELECT needed FROM fallback)),
             bound AS (
                 SELECT created_at, id FROM (
                     (SELECT created_at, id FROM heads ORDER BY created_at DESC, id DESC OFFSET \(pageRows) - 1 LIMIT 1)
@@ -148,17 +150,19 @@ enum FollowingStatements {
                     UNION ALL SELECT created_at, id FROM candidates
                     ORDER BY created_at DESC, id DESC LIMIT \(rows)) p
                 LIMIT \(pageRows))
-            \(positionsOnly ? Self.positions : Self.cards)
+            \(positionsOnly ? Self.positions : Self.cards(viewer: viewer))
             """
     }
 
     /// The end of the statement that reads the page's cards as the viewer sees them.
-    private static let cards = """
-        SELECT \(CardRow.select(viewer: "$1"))
-        FROM page JOIN cards c ON c.id = page.id \(CardRow.joins(viewer: "$1"))
-        WHERE \(CardRow.visible(to: "$1"))
+    private static func cards(viewer: String) -> String {
+        """
+        SELECT \(CardRow.select(viewer: viewer))
+        FROM page JOIN cards c ON c.id = page.id \(CardRow.joins(viewer: viewer))
+        WHERE \(CardRow.visible(to: viewer))
         ORDER BY c.created_at DESC, c.id DESC
         """
+    }
 
     /// The end of the statement that reads only the page's positions.
     private static let positions = "SELECT id, (extract(epoch FROM created_at) * 1000000)::int8 FROM page ORDER BY created_at DESC, id DESC"
@@ -168,14 +172,18 @@ enum FollowingStatements {
     /// ready inbox. When it gives the page's `limit + 1` rows, those are the page (the statement
     /// would not look below the edge); otherwise the full statement is read. A cheap statement
     /// with a plain plan for the common case: a reader of many follows, within the last week.
-    static let inboxSQL = KeysetPageSQL.text(
-        columns: "i.card_id, (extract(epoch FROM i.created_at) * 1000000)::int8",
-        from: "FROM following_inbox i JOIN cards c ON c.id = i.card_id",
-        scope: """
-            i.reader_id = $1 AND i.created_at >= (SELECT a.inbox_since FROM accounts a WHERE a.id = $1 AND a.inbox_ready) \
-            AND \(CardRow.live) AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = $1 AND f.followee_id = i.author_id OFFSET 0)
-            """,
-        keys: ("i.created_at", "i.card_id"), first: 2)
+    static let inboxSQL: String = {
+        var parameters = Parameters()
+        let viewer = parameters.next()
+        return KeysetPageSQL.text(
+            columns: "i.card_id, (extract(epoch FROM i.created_at) * 1000000)::int8",
+            from: "FROM following_inbox i JOIN cards c ON c.id = i.card_id",
+            scope: """
+                i.reader_id = \(viewer) AND i.created_at >= (SELECT a.inbox_since FROM accounts a WHERE a.id = \(viewer) AND a.inbox_ready) \
+                AND \(CardRow.live) AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = \(viewer) AND f.followee_id = i.author_id OFFSET 0)
+                """,
+            keys: ("i.created_at", "i.card_id"), parameters: &parameters)
+    }()
 
     /// A page's positions from the inbox alone.
     struct Inbox: PageStatement, PositionRowStatement {

@@ -5,7 +5,7 @@ import SoomDomain
 /// The nearby feed: top-level cards whose cell centre is within the radius of a point, newest
 /// first, each with its distance. Pages are made in memory from shared chunks of the cover's
 /// prefixes (`ChunkSource`, `NearbyStatements.Chunks`), or read for the viewer
-/// (`NearbyStatements.Page`).
+/// (`NearbyStatements.Page`, `PolarPage` near a pole).
 struct NearbyFeed: ChunkSource {
     let database: Database
     let location: GeoLocation
@@ -24,8 +24,9 @@ struct NearbyFeed: ChunkSource {
         case 4: return try await read(PrefixLength4.self)
         case 3: return try await read(PrefixLength3.self)
         default:
-            let query = NearbyStatements.polarScan(viewer: viewer, location: self.location, radius: self.radius, after: position, limit: limit + 1)
-            return FeedPage(rows: try await self.database.rows(query).map(CardRow.decode), limit: limit)
+            let statement = NearbyStatements.PolarPage(
+                viewer: viewer, location: self.location, radius: self.radius, position: position, rows: limit + 1)
+            return FeedPage(rows: try await self.database.rows(statement), limit: limit)
         }
     }
 
@@ -62,36 +63,42 @@ struct NearbyFeed: ChunkSource {
 /// planned once per connection. (A first version gave each prefix a branch of a `UNION ALL` of 40,
 /// unused ones bound to NULL: PostgreSQL then planned every execution afresh — 6–9 ms — because
 /// pruning the NULL branches made each custom plan look cheaper than the generic one.)
-/// A cover coarser than length 3 (a circle around a pole) reads `polarScan`.
+/// A cover coarser than length 3 (a circle around a pole) reads `PolarPage`.
 enum NearbyStatements {
     /// The indexed prefix lengths.
     static let indexedLengths = 3...6
 
-    /// `$1` viewer, `$2`/`$3` the query point's latitude/longitude, `$4` the radius in metres,
-    /// `$5` the prefixes, `$6` the page's rows (its limit + 1), `$7`/`$8` the cursor's time (µs)
-    /// and id (`FeedPosition.top` on a first page).
+    /// The parameters: the viewer, the query point's latitude and longitude, the radius in metres,
+    /// the prefixes, the page's rows (its limit + 1), the cursor's time (µs) and id
+    /// (`FeedPosition.top` on a first page) — `Page`'s bindings.
     static func text(length: Int) -> String {
-        let keyset = "AND (c.created_at, c.id) < (timestamptz 'epoch' + $7::int8 * interval '1 microsecond', $8::uuid)"
+        var parameters = Parameters()
+        let viewer = "\(parameters.next())::uuid"
+        let (latitude, longitude, radius, prefixes, rows) = (
+            parameters.next(), parameters.next(), parameters.next(), parameters.next(), parameters.next()
+        )
+        let keyset =
+            "AND (c.created_at, c.id) < (timestamptz 'epoch' + \(parameters.next())::int8 * interval '1 microsecond', \(parameters.next())::uuid)"
         let prefix = length == 6 ? "c.geo_cell" : "left(c.geo_cell, \(length))"
         // Blocks are read once for the page (`h`: the accounts the viewer blocked or was blocked
         // by) rather than probed for every candidate as `CardRow.visible` does: a page weighs up
         // to a page of candidates per cell, and the per-row probe was a third of its cost.
         // The distance is computed for the page's cards only; candidates are kept by it.
         return """
-            SELECT \(CardRow.select(viewer: "$1::uuid", distance: Self.distance(latitude: "$2", longitude: "$3", of: "u")))
+            SELECT \(CardRow.select(viewer: viewer, distance: Self.distance(latitude: latitude, longitude: longitude, of: "u")))
             FROM (
                 SELECT n.* FROM
-                    (SELECT ARRAY(SELECT blocked_id FROM blocks WHERE blocker_id = $1::uuid
-                                  UNION ALL SELECT blocker_id FROM blocks WHERE blocked_id = $1::uuid) AS ids) h,
-                    unnest($5::text[]) AS p (prefix)
+                    (SELECT ARRAY(SELECT blocked_id FROM blocks WHERE blocker_id = \(viewer)
+                                  UNION ALL SELECT blocker_id FROM blocks WHERE blocked_id = \(viewer)) AS ids) h,
+                    unnest(\(prefixes)::text[]) AS p (prefix)
                 CROSS JOIN LATERAL (
                     SELECT c.id, c.created_at, c.geo_latitude, c.geo_longitude FROM cards c
                     WHERE \(prefix) = p.prefix AND c.parent_id IS NULL AND c.geo_cell IS NOT NULL \(keyset)
-                      AND \(Self.distance(latitude: "$2", longitude: "$3", of: "c")) <= $4::float8
+                      AND \(Self.distance(latitude: latitude, longitude: longitude, of: "c")) <= \(radius)::float8
                       AND \(CardRow.live) AND c.author_id <> ALL (h.ids)
-                    ORDER BY c.created_at DESC, c.id DESC LIMIT $6::int8) n
-                ORDER BY n.created_at DESC, n.id DESC LIMIT $6::int8) u
-            JOIN cards c ON c.id = u.id \(CardRow.joins(viewer: "$1::uuid"))
+                    ORDER BY c.created_at DESC, c.id DESC LIMIT \(rows)::int8) n
+                ORDER BY n.created_at DESC, n.id DESC LIMIT \(rows)::int8) u
+            JOIN cards c ON c.id = u.id \(CardRow.joins(viewer: viewer))
             ORDER BY u.created_at DESC, u.id DESC
             """
     }
@@ -140,8 +147,8 @@ enum NearbyStatements {
     typealias ChunkRow = (key: Int, entry: NearbyChunk.Entry)
 
     /// The shared chunks (`NearbyChunk`) of prefixes of length `Length.value`, one read for many:
-    /// `$1` the prefixes, `$2`/`$3` the time (µs) and id each starts below, `$4` their sizes, `$5`
-    /// the viewer no one is. Each prefix is read through its index newest first, index-only, up
+    /// The parameters: the prefixes, the time (µs) and id each starts below, their sizes, the
+    /// viewer no one is. Each prefix is read through its index newest first, index-only, up
     /// to its size; then only those cards are read in full. Rows come in the keys' order.
     struct Chunks<Length: PrefixLength>: NamedStatement {
         typealias Row = ChunkRow
@@ -171,17 +178,19 @@ enum NearbyStatements {
     }
 
     static func chunkText(length: Int) -> String {
+        var parameters = Parameters()
+        let (prefixes, micros, ids, sizes, nobody) = (parameters.next(), parameters.next(), parameters.next(), parameters.next(), parameters.next())
         let prefix = length == 6 ? "c.geo_cell" : "left(c.geo_cell, \(length))"
         return """
-            SELECT \(CardRow.select(viewer: "$5::uuid")), k.ord, c.geo_latitude, c.geo_longitude
-            FROM unnest($1::text[], $2::int8[], $3::uuid[], $4::int8[]) WITH ORDINALITY AS k (prefix, micros, id, size, ord)
+            SELECT \(CardRow.select(viewer: "\(nobody)::uuid")), k.ord, c.geo_latitude, c.geo_longitude
+            FROM unnest(\(prefixes)::text[], \(micros)::int8[], \(ids)::uuid[], \(sizes)::int8[]) WITH ORDINALITY AS k (prefix, micros, id, size, ord)
             CROSS JOIN LATERAL (
                 SELECT c.id, c.created_at FROM cards c
                 WHERE \(prefix) = k.prefix AND c.parent_id IS NULL AND c.geo_cell IS NOT NULL
                   AND (c.created_at, c.id) < (timestamptz 'epoch' + k.micros * interval '1 microsecond', k.id)
                   AND \(CardRow.live)
                 ORDER BY c.created_at DESC, c.id DESC LIMIT k.size) n
-            JOIN cards c ON c.id = n.id \(CardRow.joins(viewer: "$5::uuid"))
+            JOIN cards c ON c.id = n.id \(CardRow.joins(viewer: "\(nobody)::uuid"))
             ORDER BY k.ord, n.created_at DESC, n.id DESC
             """
     }
@@ -190,20 +199,31 @@ enum NearbyStatements {
 
     /// Near a pole, where even cells of length 3 are too many: located top-level cards newest
     /// first, filtered by distance. Few cards are ever posted there; a page may read more rows.
-    static func polarScan(viewer: UUID, location: GeoLocation, radius: NearbyRadius, after position: FeedPosition?, limit: Int) -> PostgresQuery {
-        var builder = SQLBuilder()
-        let viewerParameter = builder.bind(viewer)
-        let distance = Self.distance(latitude: builder.bind(location.latitude), longitude: builder.bind(location.longitude), of: "c")
-        var conditions = [
-            "c.parent_id IS NULL", "c.geo_cell IS NOT NULL", CardRow.visible(to: viewerParameter), "\(distance) <= \(builder.bind(radius.metres))",
-        ]
-        if let position { conditions.append(CardRow.after(position, &builder)) }
-        builder.append(
-            """
-            SELECT \(CardRow.select(viewer: viewerParameter, distance: distance)) FROM cards c \(CardRow.joins(viewer: viewerParameter))
-            WHERE \(conditions.joined(separator: " AND ")) ORDER BY c.created_at DESC, c.id DESC LIMIT \(builder.bind(limit))
-            """)
-        return builder.query
+    /// The parameters: the viewer, the point's latitude and longitude, the radius, then the cursor
+    /// and the page's rows (`PageStatement`).
+    struct PolarPage: PageStatement, CardRowStatement {
+        static let sql: String = {
+            var parameters = Parameters()
+            let (viewer, latitude, longitude, radius) = (parameters.next(), parameters.next(), parameters.next(), parameters.next())
+            let distance = NearbyStatements.distance(latitude: latitude, longitude: longitude, of: "c")
+            return KeysetPageSQL.text(
+                columns: CardRow.select(viewer: viewer, distance: distance), from: "FROM cards c \(CardRow.joins(viewer: viewer))",
+                scope: "c.parent_id IS NULL AND c.geo_cell IS NOT NULL AND \(CardRow.visible(to: viewer)) AND \(distance) <= \(radius)::float8",
+                keys: ("c.created_at", "c.id"), parameters: &parameters)
+        }()
+
+        let viewer: UUID
+        let location: GeoLocation
+        let radius: NearbyRadius
+        let position: FeedPosition?
+        let rows: Int
+
+        func bindSubject(to bindings: inout PostgresBindings) {
+            bindings.append(self.viewer)
+            bindings.append(self.location.latitude)
+            bindings.append(self.location.longitude)
+            bindings.append(self.radius.metres)
+        }
     }
 }
 

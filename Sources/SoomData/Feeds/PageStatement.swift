@@ -49,41 +49,6 @@ extension FeedPage {
     }
 }
 
-/// A page statement that also has a *shared* form (`sharedSQL`, see `FeedPageCache`): the same
-/// page for every viewer — blocks do not filter it — with the viewer's likes and, in one more
-/// column, whether the viewer and the card's author blocked one another. One read gives both the
-/// page to keep and the marks that make it the viewer's.
-protocol SharedPageStatement: CardRowStatement {
-    static var sharedSQL: String { get }
-}
-
-/// The shared form of `Base`: the same bindings, `Base.sharedSQL`, rows with the block column.
-struct SharedPageRead<Base: SharedPageStatement>: NamedStatement {
-    static var sql: String { Base.sharedSQL }
-    typealias Row = (card: Card, micros: Int64, blocked: Bool)
-
-    let base: Base
-
-    func makeBindings() throws -> PostgresBindings { try self.base.makeBindings() }
-
-    func decodeRow(_ row: PostgresRow) throws -> Row {
-        // `blocked` is the column right after `CardRow.select`'s (`CardRow.sharedPageReading`).
-        var cells = RowCells(row)
-        let (card, micros) = try CardRow.decode(&cells)
-        return (card, micros, try cells.next(Bool.self))
-    }
-
-    /// Reads the page as everyone sees it (`CardRepository.nobody`), and the viewer's marks on the
-    /// page's cards from the same rows.
-    static func page(_ base: Base, limit: Int, database: Database) async throws -> (page: FeedPage, marks: ViewerMarks) {
-        let rows = try await database.rows(Self(base: base))
-        let page = FeedPage(rows: rows.map { ($0.card.seen(by: PostgresCardRepository.nobody, liked: false), $0.micros) }, limit: limit)
-        let shown = rows.prefix(limit)
-        let liked = Dictionary(shown.filter(\.card.likedByMe).map { ($0.card.id, $0.card.likeCount) }, uniquingKeysWith: { first, _ in first })
-        return (page, ViewerMarks(liked: liked, blocked: shown.contains { $0.blocked }))
-    }
-}
-
 /// A page statement that also has a form reading only the page's positions (`positionsSQL`),
 /// with the same bindings, for pages whose cards come from `FeedPageCache`.
 protocol PositionsStatement: CardRowStatement {

@@ -1,60 +1,51 @@
 import Foundation
 
-/// Pages of the feeds that look the same to everyone (`latest` and a tag's), kept for at most
-/// `lifetime` (never more than a second) so that a page many people open at once is read from
-/// PostgreSQL once.
+/// What readers share, kept for at most `lifetime` (never more than a second) so that what many
+/// people open at once is read from PostgreSQL once: single cards as everyone sees them
+/// (`KeptCard`: no likes, no blocks; `likedByMe` and `isMine` false), which cards a page of a feed
+/// holds (`KeptPositions`: per reader for the following feed), and the nearby feed's
+/// `NearbyChunk`s (the newest cards of one index prefix). `ReadFeed` makes every reader's page
+/// from them and completes it with the reader's marks (`ViewerMarkCache`), so likes and blocks are
+/// always current; what may be up to `lifetime` old is the shared part: which cards a page holds,
+/// their text, counts and authors' names and pictures.
 ///
-/// What is kept is the *shared* page: the cards as a viewer with no likes and no blocks sees them.
-/// `ReadFeed` completes it for each viewer with one small read (`CardRepository.viewerMarks`):
-/// `likedByMe`, and whether a block between the viewer and an author on the page requires the
-/// exact per-viewer read. `isMine` is the author's ID. So likes and blocks are always current;
-/// what may be up to `lifetime` old is the shared part: which cards are on the page, their text,
-/// counts and authors' names and pictures.
-///
-/// It also keeps the nearby feed's shared part, `NearbyChunk`s: the newest cards of one index
-/// prefix, from which `ReadFeed` makes any reader's page around any point in memory; and single
-/// cards as everyone sees them (`KeptCard`), from which `ShowCard` answers a card's detail and
-/// `ReadFeed` makes the following, an account's and the popular feeds' pages; and which cards
-/// those pages hold (`KeptPositions`: per reader for the following feed, dropped by the reader's
-/// follows and blocks on any instance through `invalidate(viewer:)`).
-///
-/// - This instance's own changes are never served stale: the use cases that change what a page
-///   shows call, once the change is committed, `invalidatePost(in:replyingTo:)` (a post: every
-///   page, the chunks of the new card's cell, and the card it answers), `invalidateAll()` (a deletion, a card hidden
-///   by reports, a withdrawal, a new name or picture) or `invalidate(card:)` (a like). A like
-///   drops only the pages showing that card and refuses only reads that included it.
+/// - This instance's own changes are never served stale: every write that changes what is kept
+///   invalidates it once committed (`InvalidatingCardRepository` and its siblings, the one place
+///   that decides): a post drops the first pages of every feed (later pages hold only older cards)
+///   and the chunks of the new card's cell, and the card it answers; a like drops the card (and the
+///   chunk showing it), never a page; a deletion, a card hidden by reports, a withdrawal, a new
+///   name or picture drop everything. A viewer's follows and blocks drop their following feed's
+///   positions, on every instance (`invalidate(viewer:)`).
 /// - Other instances' changes show here within `lifetime`.
-/// - A story is never served past its expiry: a kept page holding an expired card is dropped.
-/// - The age of a page counts from the moment its read *started*, and a read that started before
-///   an invalidation is not kept (`Ticket`).
+/// - A story is never served past its expiry: a kept card or chunk holding an expired card is dropped.
+/// - The age of a kept thing counts from the moment its read *started*, and a read that started
+///   before an invalidation is not kept (`Ticket`).
 ///
-/// Memory is bounded by `capacity` pages and `byteBudget` (estimated from the cards' text, twice:
-/// the cards and what their `SharedMemo`s keep); a page larger than a sixteenth of the budget is not
-/// kept. A lifetime of zero disables it.
+/// Memory is bounded by `capacity` entries and `byteBudget` (estimated from the cards' text,
+/// twice: the cards and what their `SharedMemo`s keep). A lifetime of zero disables it.
 ///
 /// The mechanism (tickets, single flight, read-ahead, memory bounds) is `InvalidatedCache`'s:
-/// pages and chunks by key, tagged with their cards' IDs.
+/// entries by key, tagged with their cards' IDs.
 public final class FeedPageCache: Sendable {
     /// The longest a shared page may be served after its read started.
     public static let maximumLifetime: TimeInterval = 1
-    /// Pages, chunks and cards kept at most by default (a page or a chunk is one, and so is a card).
+    /// Entries kept at most by default (a card, a page's positions or a chunk is one).
     public static let defaultCapacity = 16_384
-    /// Bytes kept pages may take by default (see `cost(of:)`).
+    /// Bytes kept entries may take by default (see `cost(of:)`).
     public static let defaultByteBudget = 32 << 20
     /// Changes remembered for refusing reads that began before them; a read older than the oldest
     /// remembered change is refused.
     public static let changeLogSize = 1024
-    /// The share of `lifetime` after which a kept page or chunk still in use is read again ahead of
-    /// its expiry: a quarter of the lifetime is left for that read to land.
+    /// The share of `lifetime` after which a kept entry still in use is read again ahead of its
+    /// expiry: a quarter of the lifetime is left for that read to land.
     public static let refreshAhead = 0.75
 
-    /// What outer layers keep with each kept page and chunk entry.
+    /// What outer layers keep with each kept card and chunk entry.
     public let memos: SharedMemoMaker
     private let kept: InvalidatedCache<StoreKey, Kept, UUID>
 
-    /// What a kept entry is: a shared page, or a nearby chunk.
+    /// What a kept entry is: a card, a page's positions, or a nearby chunk.
     fileprivate enum StoreKey: Hashable, Sendable {
-        case page(Key)
         case chunk(NearbyChunk.Key)
         case card(UUID)
         case positions(PositionsKey)
@@ -70,14 +61,13 @@ public final class FeedPageCache: Sendable {
         }
 
         /// Whether a post in `cell` (nil: not a located top-level card) changes what is kept here
-        /// (a card a post answers is invalidated by its tag).
+        /// (a card a post answers is invalidated by its tag). A post is the newest card of every
+        /// feed it joins, so only first pages change: a later page holds cards older than its cursor.
         func isChanged(byPostIn cell: String?) -> Bool {
             switch self {
-            case .page: true
             case .chunk(let chunk): cell?.hasPrefix(chunk.prefix) == true
             case .card: false
-            // Any post may join a following, an author's or (through a new ranking) the popular feed.
-            case .positions: true
+            case .positions(let key): key.isFirstPage
             }
         }
 
@@ -88,14 +78,9 @@ public final class FeedPageCache: Sendable {
     }
 
     fileprivate enum Kept: Sendable {
-        case page(FeedPage)
         case chunk(NearbyChunk)
         case card(KeptCard)
         case positions(KeptPositions)
-
-        var page: FeedPage? {
-            if case .page(let page) = self { page } else { nil }
-        }
 
         var chunk: NearbyChunk? {
             if case .chunk(let chunk) = self { chunk } else { nil }
@@ -113,7 +98,6 @@ public final class FeedPageCache: Sendable {
         /// (their follows and blocks change which cards their pages hold; a like changes nothing).
         var tags: [UUID] {
             switch self {
-            case .page(let page): page.cards.map(\.id)
             case .chunk(let chunk): chunk.entries.map(\.card.id)
             case .card(let kept): [kept.card.id]
             case .positions(let kept): kept.viewer.map { [$0] } ?? []
@@ -123,28 +107,11 @@ public final class FeedPageCache: Sendable {
         /// Whether it shows a story past its expiry at `now`.
         func hasExpired(at now: Date) -> Bool {
             switch self {
-            case .page(let page): page.cards.contains { $0.expiresAt.map { $0 <= now } ?? false }
             case .chunk(let chunk): chunk.hasExpired(at: now)
             case .card(let kept): kept.card.expiresAt.map { $0 <= now } ?? false
             // A story expired since: its kept card is gone, so the page is read exactly (`pageFromCards`).
             case .positions: false
             }
-        }
-    }
-
-    /// Which page: the feed, where it starts and how many cards it holds.
-    public struct Key: Hashable, Sendable {
-        let scope: String
-        let afterMicros: Int64?
-        let afterID: UUID?
-        let limit: Int
-
-        /// The key of a page of `feed` (one whose source is a `SharedPageSource`).
-        public init(_ feed: Feed, after position: FeedPosition?, limit: Int) {
-            self.scope = feed.scope
-            self.afterMicros = position?.createdAtMicros
-            self.afterID = position?.id
-            self.limit = limit
         }
     }
 
@@ -173,6 +140,9 @@ public final class FeedPageCache: Sendable {
 
         /// Whether these positions are the same for every viewer.
         public var isShared: Bool { self.viewer == nil }
+
+        /// Whether this is a feed's first page.
+        var isFirstPage: Bool { self.afterID == nil && self.afterRank == nil }
     }
 
     /// Taken before a read; `store` keeps the read's page only if nothing it shows was invalidated since.
@@ -183,7 +153,7 @@ public final class FeedPageCache: Sendable {
 
     /// - Parameters:
     ///   - lifetime: clamped to 0…1 second; 0 turns the cache off.
-    ///   - memos: what outer layers keep with each kept page and chunk entry (none by default).
+    ///   - memos: what outer layers keep with each kept card and chunk entry (none by default).
     public init(
         lifetime: TimeInterval, capacity: Int = FeedPageCache.defaultCapacity, byteBudget: Int = FeedPageCache.defaultByteBudget,
         memos: SharedMemoMaker = .none
@@ -196,70 +166,18 @@ public final class FeedPageCache: Sendable {
     }
 
     public var lifetime: TimeInterval { self.kept.lifetime }
-    /// Pages kept at most; when full, the expired ones go, and if that is not enough, arbitrary ones.
+    /// Entries kept at most; when full, the expired ones go, and if that is not enough, arbitrary ones.
     public var capacity: Int { self.kept.capacity }
     public var byteBudget: Int { self.kept.byteBudget }
     public var isEnabled: Bool { self.lifetime > 0 }
 
-    /// How many pages and chunks are kept, and their estimated bytes (for tests).
+    /// How many entries are kept, and their estimated bytes (for tests).
     public var count: Int { self.kept.count }
     public var bytes: Int { self.kept.bytes }
 
-    // MARK: Pages
-
-    /// The kept page for `key` if it is younger than `lifetime` at `now` and none of its cards has expired.
-    public func page(_ key: Key, at now: Date) -> FeedPage? {
-        self.kept.value(.page(key), at: now)?.page
-    }
-
-    /// What a reader of a shared page does (`lookUp`).
-    public enum PageLookup: Sendable {
-        /// The kept page serves. With `refresh`, it is in its last quarter of life and now claimed
-        /// for this reader, who reads it again in the background and must `land` it.
-        case kept(FeedPage, refresh: Bool)
-        /// Nobody keeps or reads it: this reader reads it, `store`s it and must `land` it, whatever happens.
-        case read
-        /// Another reader is reading it: `awaitPage`.
-        case wait
-    }
-
-    /// The shared page for `key`, or who reads it (`InvalidatedCache.lookUp`). So when a page many
-    /// people read expires, one of them reads it and the others wait for that read instead of all
-    /// reading it at once (they would stall together, every lifetime); and a page in use is read
-    /// again before it expires, so that nobody waits at all.
-    public func lookUp(_ key: Key, at now: Date) -> PageLookup {
-        switch self.kept.lookUp(.page(key), at: now) {
-        // A page key keeps a page; anything else would be read again.
-        case .kept(let kept, let refresh): kept.page.map { .kept($0, refresh: refresh) } ?? .read
-        case .read: .read
-        case .wait: .wait
-        }
-    }
-
-    /// Ends the caller's read of a page it was given to read by `lookUp`: `page` is what `store`
-    /// kept (nil if the read failed or was not kept), handed to every reader waiting for it.
-    public func land(_ key: Key, with page: FeedPage?) {
-        self.kept.land(.page(key), with: page.map(Kept.page))
-    }
-
-    /// The page someone else is reading, once they have it; nil when their read failed or was not
-    /// kept, or when a story on it has expired at `now` (read it yourself then).
-    public func awaitPage(_ key: Key, at now: Date) async -> FeedPage? {
-        await self.kept.awaitValue(.page(key), at: now)?.page
-    }
-
-    /// Take this before reading a page or chunk to keep.
+    /// Take this before reading anything to keep.
     public func ticket(at now: Date) -> Ticket {
         Ticket(ticket: self.kept.ticket(), readAt: now)
-    }
-
-    /// Keeps `page`, read with `ticket`, unless something it shows was invalidated since the
-    /// ticket was taken; the page as kept, with its memo (hand it to waiting readers: `land`), or nil.
-    @discardableResult
-    public func store(_ page: FeedPage, for key: Key, ticket: Ticket) -> FeedPage? {
-        // A fresh memo per kept page: what outer layers derive from it lives and dies with it.
-        let kept = FeedPage(cards: page.cards, next: page.next, shared: self.memos.page().map(SharedMemos.page), readAt: ticket.readAt)
-        return self.kept.store(.page(kept), for: .page(key), readAt: ticket.readAt, cost: Self.cost(of: page), ticket: ticket.ticket) ? kept : nil
     }
 
     // MARK: Nearby chunks
@@ -401,13 +319,13 @@ public final class FeedPageCache: Sendable {
 
     // MARK: Invalidation
 
-    /// Drops every page and chunk: after a change that may move cards onto or off pages, or change authors.
+    /// Drops everything: after a change that may move cards onto or off pages, or change authors.
     public func invalidateAll() {
         self.kept.invalidateAll()
     }
 
-    /// Drops the pages, chunks and kept card showing the card, and refuses reads begun before
-    /// that show it: after a change to its counts only.
+    /// Drops the kept card and the chunks showing it, and refuses reads begun before that show it:
+    /// after a change to its counts only. Pages keep their positions.
     public func invalidate(card id: UUID) {
         self.kept.invalidate(.tag(id))
     }
@@ -424,21 +342,17 @@ public final class FeedPageCache: Sendable {
         self.kept.invalidate(.keys { $0.isViewersPositions })
     }
 
-    /// After a card was posted: drops every shared page, the chunks of the prefixes of `cell` (a
-    /// located top-level card's cell key; nil otherwise) and what shows `parent` (whose comment
-    /// count moved), and refuses the same of reads begun before. The chunks of other places stay:
-    /// a post in one city does not empty the nearby feeds of every other.
+    /// After a card was posted: drops the first pages' positions, the chunks of the prefixes of
+    /// `cell` (a located top-level card's cell key; nil otherwise) and what shows `parent` (whose
+    /// comment count moved), and refuses the same of reads begun before. Later pages and the chunks
+    /// of other places stay: a post in one city does not empty the nearby feeds of every other.
     public func invalidatePost(in cell: String?, replyingTo parent: UUID?) {
         let post = InvalidatedCache<StoreKey, Kept, UUID>.Change.keys { $0.isChanged(byPostIn: cell) }
         if let parent { self.kept.invalidate(post, .tag(parent)) } else { self.kept.invalidate(post) }
     }
 
-    /// An estimate of what keeping `page` costs: its cards' text twice (the cards, and the memo's
+    /// An estimate of what keeping `cards` costs: their text twice (the cards, and the memo's
     /// encoded copy), and a fixed part per card for IDs, times, counts and the structure.
-    public static func cost(of page: FeedPage) -> Int {
-        Self.cost(of: page.cards)
-    }
-
     static func cost(of cards: [Card]) -> Int {
         cards.reduce(256) { total, card in
             total + 640 + 2 * (card.content.utf8.count + card.author.nickname.utf8.count + card.tags.reduce(0) { $0 + $1.utf8.count + 8 })

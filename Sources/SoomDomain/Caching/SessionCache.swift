@@ -72,6 +72,11 @@ public final class SessionCache: Sendable {
         self.sessions.invalidate(.tag(accountID))
     }
 
+    /// Forgets the session behind `tokenHash`: it ended.
+    public func invalidate(tokenHash: [UInt8]) {
+        self.sessions.invalidate(.keys { $0 == tokenHash })
+    }
+
     /// Forgets every entry but keeps working: something changed that no account id names (a
     /// `TRUNCATE`).
     public func invalidateAll() { self.sessions.invalidateAll() }

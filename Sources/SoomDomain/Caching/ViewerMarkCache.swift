@@ -1,15 +1,15 @@
 import Foundation
 
-/// Each viewer's marks on the shared cards this instance showed them recently (which they liked),
-/// so that a shared page (the latest feed, a tag's feed, nearby) shown to the same viewer again —
-/// a refresh, a return to the top, a page another reader's scroll brought back — is completed
-/// without a database read (`ReadFeed`; `CardRepository.viewerMarks` otherwise).
+/// Each viewer's book of likes: every card they liked, with its like count as read, so that a page
+/// made from kept cards or chunks (`ReadFeed`) is completed without a database read — for any
+/// card, a new one included, not only for cards shown to the viewer before.
 ///
 /// The contract: a viewer's marks are never served older than a change to them, beyond a
 /// notification's delay (milliseconds) on another instance, as `SessionCache`'s sessions:
-/// - Only marks that hold beyond the cards read are kept: those of a viewer with no block either
-///   way and no report at all (`ViewerMarks.guarded` false), for whom `blocked` is false on every
-///   page. A viewer with any is read every time, as without the cache.
+/// - A book holds all of a viewer's likes, or none: a viewer with more than `likesPerViewer` likes
+///   has their marks read for every page (`CardRepository.viewerMarks`), and so has a viewer with
+///   any block either way or report at all, whose pages may have to be read exactly. That a viewer
+///   is such a *guarded* one is kept, so that their pages skip the book's read.
 /// - Every change to a viewer's marks (a like or unlike, a block either way made or undone, a
 ///   report made or purged) notifies `channel` with the account's id from the database (triggers
 ///   of migration 0014), and the instance's listener calls `invalidate(viewer:)`; the instance
@@ -17,21 +17,20 @@ import Foundation
 ///   calls `invalidateAll()`.
 /// - It works only while that listener is connected (`resume()`/`suspend()`), and a read that
 ///   began before an invalidation of its viewer is not kept (`ticket()`).
-/// - A mark lives at most `lifetime` after its read ended, even in a book the viewer's later
-///   reads keep adding to, and at most `marksPerViewer` marks are kept per viewer.
+/// - A book lives at most `lifetime` after its read began.
 ///
-/// Like counts are the shared page's, which may be older than the viewer's own like: a liked card
-/// shows the page's count when the page's read (`FeedPage.readAt`, the oldest chunk's for a nearby
-/// page) began after the mark's read ended, so that it counts the like; otherwise the count read
-/// with the mark, as a fresh read would. A page without `readAt` is not completed from here.
+/// Like counts are the page's, which may be older than the viewer's own like: a liked card shows
+/// the page's count when the page's read (`FeedPage.readAt`) began after the book's read ended, so
+/// that it counts the like; otherwise the count read with the book, as a fresh read would. A page
+/// without `readAt` is not completed from here.
 ///
 /// The mechanism (tickets, listening, memory bounds) is `InvalidatedCache`'s: books by viewer,
 /// tagged with the viewer.
 public final class ViewerMarkCache: Sendable {
     /// The PostgreSQL notification channel the triggers of migration 0014 notify.
     public static let channel = "soom_marks_changed"
-    /// Marks kept at most per viewer; a read that would keep more starts the viewer's book afresh.
-    public static let defaultMarksPerViewer = 2048
+    /// Likes a book holds at most; a viewer with more is read every time.
+    public static let defaultLikesPerViewer = 1024
     /// Viewers kept at most by default.
     public static let defaultCapacity = 50_000
     /// Bytes kept books may take by default (see `cost(of:)`).
@@ -40,85 +39,89 @@ public final class ViewerMarkCache: Sendable {
     /// Proof of what had been invalidated when a read began; see `store`.
     public typealias Ticket = InvalidatedCache<UUID, Book, UUID>.Ticket
 
-    /// One viewer's mark on one card: its like count when they liked it, as read then.
-    public struct Mark: Sendable, Equatable {
-        /// nil: not liked.
-        public let likeCount: Int?
-        /// When the read that saw it had ended.
-        public let seenAt: Date
-    }
-
-    /// One viewer's kept marks, by card.
+    /// One viewer's kept book.
     public struct Book: Sendable {
         let viewer: UUID
-        let marks: [UUID: Mark]
+        /// Every card the viewer liked, with its like count as read; nil for a guarded viewer (a
+        /// block or a report, or more likes than a book holds).
+        let liked: [UUID: Int]?
+        /// When the book's read had ended.
+        let seenAt: Date
     }
 
-    public let marksPerViewer: Int
+    /// What the cache knows of a viewer's marks on a page.
+    public enum Lookup: Sendable, Equatable {
+        case marks(ViewerMarks)
+        /// The viewer has a block or a report, or more likes than a book holds: read their marks on the page.
+        case guarded
+        /// Nothing kept (or the page does not say when it was read).
+        case unknown
+    }
+
+    public let likesPerViewer: Int
     private let books: InvalidatedCache<UUID, Book, UUID>
 
     /// - Parameters:
-    ///   - lifetime: the longest a mark is served after its read ended, in seconds; 0 disables the cache.
+    ///   - lifetime: the longest a book is served after its read began, in seconds; 0 disables the cache.
     public init(
         lifetime: TimeInterval, capacity: Int = ViewerMarkCache.defaultCapacity,
-        byteBudget: Int = ViewerMarkCache.defaultByteBudget, marksPerViewer: Int = ViewerMarkCache.defaultMarksPerViewer
+        byteBudget: Int = ViewerMarkCache.defaultByteBudget, likesPerViewer: Int = ViewerMarkCache.defaultLikesPerViewer
     ) {
-        self.marksPerViewer = max(marksPerViewer, 1)
+        self.likesPerViewer = max(likesPerViewer, 1)
         self.books = InvalidatedCache(lifetime: lifetime, capacity: capacity, byteBudget: byteBudget, listening: false, tags: { [$0.viewer] })
     }
 
     public var lifetime: TimeInterval { self.books.lifetime }
 
-    /// Whether marks are kept and served: a positive lifetime and a connected listener.
+    /// Whether books are kept and served: a positive lifetime and a connected listener.
     public var isActive: Bool { self.books.isActive }
 
     /// The number of viewers kept, and their books' estimated bytes (for tests and metrics).
     public var count: Int { self.books.count }
     public var bytes: Int { self.books.bytes }
 
-    /// `viewer`'s marks on a shared page's cards if every one is kept and servable at `now`; nil
-    /// if any is not, or the page does not say when it was read.
-    public func marks(of viewer: UUID, on page: FeedPage, at now: Date) -> ViewerMarks? {
-        guard !page.cards.isEmpty, let pageReadAt = page.readAt, let book = self.books.value(viewer, at: now) else { return nil }
-        var liked: [UUID: Int] = [:]
-        for card in page.cards {
-            guard let mark = book.marks[card.id], now.timeIntervalSince(mark.seenAt) < self.lifetime else { return nil }
-            guard let markCount = mark.likeCount else { continue }
-            liked[card.id] = pageReadAt > mark.seenAt ? card.likeCount : markCount
-        }
-        return ViewerMarks(liked: liked, blocked: false, guarded: false)
+    /// `viewer`'s marks on a page's cards, from their kept book.
+    public func marks(of viewer: UUID, on page: FeedPage, at now: Date) -> Lookup {
+        guard let book = self.books.value(viewer, at: now) else { return .unknown }
+        guard let liked = book.liked else { return .guarded }
+        return Self.marks(on: page, from: liked, bookSeenAt: book.seenAt).map(Lookup.marks) ?? .unknown
     }
 
-    /// Taken before reading a viewer's marks from the database, for `store`.
+    /// The marks on `page` of a viewer with the book `liked` (read until `bookSeenAt`), as the
+    /// type's description says; nil when the page does not say when it was read.
+    public static func marks(on page: FeedPage, from liked: [UUID: Int], bookSeenAt: Date) -> ViewerMarks? {
+        guard let pageReadAt = page.readAt else { return nil }
+        var marks: [UUID: Int] = [:]
+        for card in page.cards {
+            if let count = liked[card.id] { marks[card.id] = pageReadAt > bookSeenAt ? card.likeCount : count }
+        }
+        return ViewerMarks(liked: marks, blocked: false, guarded: false)
+    }
+
+    /// Taken before reading a viewer's book from the database, for `store`.
     public func ticket() -> Ticket { self.books.ticket() }
 
-    /// Adds `marks`, read for `cards` from `readAt` until `seenAt`, to `viewer`'s book, unless they
-    /// are guarded, the viewer was invalidated since `ticket` was taken, or the listener is not
-    /// connected. Marks older than `lifetime` leave the book; a book that would hold more than
-    /// `marksPerViewer` starts afresh with these.
-    public func store(_ marks: ViewerMarks, of viewer: UUID, cards: [UUID], readAt: Date, seenAt: Date, ticket: Ticket) {
-        guard self.lifetime > 0, !marks.guarded, !marks.blocked, !cards.isEmpty else { return }
-        var kept = self.books.value(viewer, at: seenAt)?.marks.filter { seenAt.timeIntervalSince($0.value.seenAt) < self.lifetime } ?? [:]
-        if kept.count + cards.count > self.marksPerViewer { kept = [:] }
-        for card in cards.prefix(self.marksPerViewer) {
-            kept[card] = Mark(likeCount: marks.liked[card], seenAt: seenAt)
-        }
-        self.books.store(Book(viewer: viewer, marks: kept), for: viewer, readAt: readAt, cost: Self.cost(of: kept.count), ticket: ticket)
+    /// Keeps `book` (`CardRepository.likeBook`; nil: more likes than a book holds), read from
+    /// `readAt` until `seenAt`, unless the viewer was invalidated since `ticket` was taken or the
+    /// listener is not connected. A guarded book, or nil, is kept as a guarded viewer.
+    public func store(_ book: ViewerMarks?, of viewer: UUID, readAt: Date, seenAt: Date, ticket: Ticket) {
+        let kept = Book(viewer: viewer, liked: book.flatMap { $0.guarded ? nil : $0.liked }, seenAt: seenAt)
+        self.books.store(kept, for: viewer, readAt: readAt, cost: Self.cost(of: kept.liked?.count ?? 0), ticket: ticket)
     }
 
-    /// Estimated bytes of a book of `marks` marks: a dictionary entry (key, optional count, date)
-    /// with the table's slack, and the book itself.
-    static func cost(of marks: Int) -> Int { 64 + marks * 64 }
+    /// Estimated bytes of a book of `likes` likes: a dictionary entry (key and count) with the
+    /// table's slack, and the book itself.
+    static func cost(of likes: Int) -> Int { 64 + likes * 48 }
 
-    /// Forgets `viewer`'s marks: they liked, unliked, blocked, were blocked or reported.
+    /// Forgets `viewer`'s book: they liked, unliked, blocked, were blocked or reported.
     public func invalidate(viewer: UUID) {
         self.books.invalidate(.tag(viewer))
     }
 
-    /// Forgets every viewer's marks but keeps working: a change that named no account (`*`).
+    /// Forgets every viewer's book but keeps working: a change that named no account (`*`).
     public func invalidateAll() { self.books.invalidateAll() }
 
-    /// The listener is connected (again): from now on every change is heard, so marks may be kept.
+    /// The listener is connected (again): from now on every change is heard, so books may be kept.
     public func resume() { self.books.resume() }
 
     /// The listener lost its connection: forget everything and keep nothing until `resume()`.

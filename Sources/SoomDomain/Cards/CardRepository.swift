@@ -24,6 +24,10 @@ public protocol CardRepository: Sendable {
     /// Which of `cards` the viewer liked, and whether the viewer and any of `authors` blocked one
     /// another: what turns a shared page into the viewer's. One small read.
     func viewerMarks(of viewer: UUID, cards: [UUID], authors: [UUID]) async throws -> ViewerMarks
+    /// Every card the viewer liked, with its like count now (`liked`), when they liked at most
+    /// `limit` cards (nil when more), and whether they have any block or report at all (`guarded`;
+    /// then `liked` is empty): the book `ViewerMarkCache` keeps. One read.
+    func likeBook(of viewer: UUID, limit: Int) async throws -> ViewerMarks?
     /// Computes a new generation of the popular ranking (at most `limit` cards of the last seven
     /// days). A round ranks the candidates the last one kept and what changed since; with
     /// `rescan`, or when those cannot hold the ranking, it reads every card of the week.

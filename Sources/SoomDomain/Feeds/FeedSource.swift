@@ -4,9 +4,9 @@ import Foundation
 /// one type per way a page is found (`SoomData/Feeds`), each owning its SQL.
 ///
 /// Every source reads a page exactly as one viewer sees it. What else it can read tells `ReadFeed`
-/// how its pages may be answered from memory (`FeedPageCache`): whole pages everyone shares
-/// (`SharedPageSource`), pages made from kept cards (`PositionSource`), or nearby pages made from
-/// kept chunks (`ChunkSource`). A source that is none of these is read for each viewer.
+/// how its pages may be answered from memory (`FeedPageCache`): pages made from kept cards
+/// (`PositionSource`), or nearby pages made from kept chunks (`ChunkSource`). A source that is
+/// neither is read for each viewer.
 public protocol FeedSource: Sendable {
     /// One page as `viewer` sees it, after `position` (nil: the first page), at most `limit`
     /// cards; nil when the feed's subject (a parent card, an author) does not exist for the viewer.
@@ -14,16 +14,8 @@ public protocol FeedSource: Sendable {
     func page(after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage?
 }
 
-/// A feed whose pages look the same to everyone (the latest feed, a tag's): kept whole, completed
-/// for each viewer with their marks.
-public protocol SharedPageSource: FeedSource {
-    /// The page as a viewer with no likes and no blocks sees it (`likedByMe` and `isMine` false,
-    /// blocked authors' cards included), and `viewer`'s marks on it, read together.
-    func sharedPage(after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> (page: FeedPage, marks: ViewerMarks)
-}
-
-/// A feed whose pages are made from kept cards (the following feed, an author's, popular): which
-/// cards a page holds is read apart, cheaply, and kept.
+/// A feed whose pages are made from kept cards (the latest feed, a tag's, the following feed, an
+/// author's, popular): which cards a page holds is read apart, cheaply, and kept.
 public protocol PositionSource: FeedSource {
     /// Whether a page holds the same cards for every viewer; the following feed's are the viewer's own.
     var positionsAreShared: Bool { get }

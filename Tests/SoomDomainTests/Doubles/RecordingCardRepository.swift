@@ -13,8 +13,8 @@ final class RecordingCardRepository: CardRepository {
     struct Calls {
         var created: [(NewCard, IdempotencyRecord?)] = []
         var pages: [(Feed, FeedPosition?, Int)] = []
-        var sharedPages: [(Feed, FeedPosition?, Int)] = []
         var marks: [UUID] = []
+        var books: [UUID] = []
         var chunkReads: [[NearbyChunk.Key]] = []
         var cardReads: [[UUID]] = []
         var details: [(id: UUID, viewer: UUID)] = []
@@ -25,7 +25,7 @@ final class RecordingCardRepository: CardRepository {
     let calls = Mutex(Calls())
     let createOutcome: @Sendable (NewCard) -> CreateCardOutcome
     private let result: Mutex<FeedPage?>
-    /// What `page` and `sharedPage` answer (`setPageResult` changes it, as another instance's post would).
+    /// What `page` answers, and whose cards `positions` and `sharedCards` name (`setPageResult` changes it, as another instance's post would).
     var pageResult: FeedPage? { self.result.withLock { $0 } }
     let reportOutcome: ReportOutcome
     let marks: @Sendable (UUID) -> ViewerMarks
@@ -76,9 +76,8 @@ final class RecordingCardRepository: CardRepository {
     /// A source of each kind the feed's real one is (`PostgresCardRepository.source(for:)`).
     func source(for feed: Feed) -> any FeedSource {
         switch feed {
-        case .latest, .tag: SharedSource(repository: self, feed: feed)
         case .following: PositionsSource(repository: self, feed: feed, positionsAreShared: false)
-        case .author, .popular: PositionsSource(repository: self, feed: feed, positionsAreShared: true)
+        case .latest, .tag, .author, .popular: PositionsSource(repository: self, feed: feed, positionsAreShared: true)
         case .nearby(let location, let radius): NearbySource(repository: self, feed: feed, location: location, radius: radius)
         case .comments: PlainSource(repository: self, feed: feed)
         }
@@ -94,11 +93,6 @@ final class RecordingCardRepository: CardRepository {
                 next: rows.count > limit ? shown.last?.entry.position : nil)
         }
         return self.pageResult
-    }
-
-    func sharedPage(of feed: Feed, viewer: UUID, after position: FeedPosition?, limit: Int) -> (page: FeedPage, marks: ViewerMarks) {
-        self.calls.withLock { $0.sharedPages.append((feed, position, limit)) }
-        return (self.pageResult ?? FeedPage(cards: [], next: nil), self.marks(viewer))
     }
 
     /// The cards of `pageResult` and of `located` among `ids`, as everyone sees them.
@@ -121,6 +115,13 @@ final class RecordingCardRepository: CardRepository {
     func viewerMarks(of viewer: UUID, cards: [UUID], authors: [UUID]) async throws -> ViewerMarks {
         self.calls.withLock { $0.marks.append(viewer) }
         return self.marks(viewer)
+    }
+
+    /// The viewer's `marks` as their book: every card they liked (nil beyond `limit`).
+    func likeBook(of viewer: UUID, limit: Int) async throws -> ViewerMarks? {
+        self.calls.withLock { $0.books.append(viewer) }
+        let marks = self.marks(viewer)
+        return marks.liked.count > limit ? nil : ViewerMarks(liked: marks.liked, blocked: false, guarded: marks.guarded || marks.blocked)
     }
 
     func nearbyChunks(_ keys: [NearbyChunk.Key]) -> [NearbyChunk] {
@@ -150,20 +151,6 @@ struct PlainSource: FeedSource {
 
     func page(after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
         self.repository.page(of: self.feed, after: position, limit: limit, viewer: viewer)
-    }
-}
-
-/// A feed of the recording repository whose pages everyone shares.
-struct SharedSource: SharedPageSource {
-    let repository: RecordingCardRepository
-    let feed: Feed
-
-    func page(after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> FeedPage? {
-        self.repository.page(of: self.feed, after: position, limit: limit, viewer: viewer)
-    }
-
-    func sharedPage(after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> (page: FeedPage, marks: ViewerMarks) {
-        self.repository.sharedPage(of: self.feed, viewer: viewer, after: position, limit: limit)
     }
 }
 

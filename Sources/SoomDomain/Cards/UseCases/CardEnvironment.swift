@@ -2,14 +2,13 @@ import Foundation
 
 /// What the card use cases work with.
 public struct CardEnvironment: Sendable {
+    /// The repository, wrapped in what its writes invalidate (`InvalidatingCardRepository`).
     public let cards: any CardRepository
     /// When reports hide a card and restrict its author.
     public let moderation: ModerationPolicy
-    /// Shared feed pages `ReadFeed` may answer from memory; the use cases that change cards
-    /// invalidate it. Off (lifetime 0) unless given.
+    /// What `ReadFeed` may make pages from. Off (lifetime 0) unless given.
     public let feedPages: FeedPageCache
-    /// Viewers' marks on shared cards `ReadFeed` may complete pages from; the use cases that change
-    /// a viewer's marks (a like, a report) invalidate it. Off (lifetime 0) unless given.
+    /// Viewers' books of likes that complete those pages. Off (lifetime 0) unless given.
     public let viewerMarks: ViewerMarkCache
     /// Reads kept cards again ahead of their expiry, many readers' in one read.
     public let keptCardRefresher: KeptCardRefresher
@@ -19,6 +18,7 @@ public struct CardEnvironment: Sendable {
         cards: any CardRepository, moderation: ModerationPolicy = .default, feedPages: FeedPageCache = FeedPageCache(lifetime: 0),
         viewerMarks: ViewerMarkCache = ViewerMarkCache(lifetime: 0), now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        let cards = InvalidatingCardRepository(base: cards, feedPages: feedPages, viewerMarks: viewerMarks)
         self.cards = cards
         self.moderation = moderation
         self.feedPages = feedPages

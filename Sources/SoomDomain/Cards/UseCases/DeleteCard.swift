@@ -11,7 +11,7 @@ public struct DeleteCard: Sendable {
 
     public func callAsFunction(_ id: UUID, by accountID: UUID) async throws {
         switch try await self.environment.cards.delete(cardID: id, by: accountID) {
-        case .deleted: self.environment.feedPages.invalidateAll()
+        case .deleted: break
         case .notFound: throw SoomError.cardNotFound
         case .notOwner:
             throw SoomError(.forbidden, code: "not_owner", message: "Only the author of this card, or of the card it answers, can delete it.")

@@ -10,8 +10,6 @@ public struct LikeCard: Sendable {
 
     public func callAsFunction(_ liked: Bool, cardID: UUID, by accountID: UUID) async throws -> LikeState {
         guard let state = try await self.environment.cards.setLike(liked, cardID: cardID, by: accountID) else { throw SoomError.cardNotFound }
-        self.environment.feedPages.invalidate(card: cardID)
-        self.environment.viewerMarks.invalidate(viewer: accountID)
         return state
     }
 }

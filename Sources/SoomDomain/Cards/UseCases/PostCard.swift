@@ -17,9 +17,7 @@ public struct PostCard: Sendable {
         let summary = UserSummary(id: author.id, nickname: author.nickname, profileImage: author.profileImage)
         let card = NewCard(id: UUID(), author: summary, parentID: parentID, draft: draft, createdAt: self.environment.stamp)
         switch try await self.environment.cards.create(card, idempotency: idempotency) {
-        case .created(let card):
-            self.environment.feedPages.invalidatePost(in: parentID == nil ? draft.location?.key : nil, replyingTo: parentID)
-            return PostedCard(card: card, replayed: false)
+        case .created(let card): return PostedCard(card: card, replayed: false)
         case .replayed(let card): return PostedCard(card: card, replayed: true)
         case .idempotencyKeyReused:
             throw SoomError(

@@ -5,21 +5,18 @@ import Foundation
 public struct IdentityEnvironment: Sendable {
     public let repository: any IdentityRepository
     public let crypto: any IdentityCrypto
-    /// Sessions `Authenticate` may answer from memory; the use cases that end sessions or change
-    /// an account's identity invalidate it. Off (lifetime 0) unless given.
+    /// Sessions `Authenticate` may answer from memory (`InvalidatingIdentityRepository` says
+    /// what drops them). Off (lifetime 0) unless given.
     public let sessions: SessionCache
-    /// Shared feed pages; a withdrawal (its cards go) and a new name or picture invalidate them.
-    public let feedPages: FeedPageCache
     public let now: @Sendable () -> Date
 
     public init(
         repository: any IdentityRepository, crypto: any IdentityCrypto, sessions: SessionCache = SessionCache(lifetime: 0),
         feedPages: FeedPageCache = FeedPageCache(lifetime: 0), now: @escaping @Sendable () -> Date = { Date() }
     ) {
-        self.repository = repository
+        self.repository = InvalidatingIdentityRepository(base: repository, sessions: sessions, feedPages: feedPages)
         self.crypto = crypto
         self.sessions = sessions
-        self.feedPages = feedPages
         self.now = now
     }
 

@@ -8,7 +8,5 @@ public struct SignOut: Sendable {
 
     public func callAsFunction(_ caller: Authenticate.Caller) async throws {
         try await self.environment.repository.deleteSession(tokenHash: caller.tokenHash)
-        // Other instances hear of it from the database; this one must not wait for that.
-        self.environment.sessions.invalidate(account: caller.account.id)
     }
 }

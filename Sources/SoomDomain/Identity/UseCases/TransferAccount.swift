@@ -20,8 +20,6 @@ public struct TransferAccount: Sendable {
         let codeHash = self.environment.crypto.sha256(Array(canonical.utf8))
         switch try await self.environment.repository.transfer(codeHash: codeHash, newKey: key, session: stored, challenge: challenge, now: now) {
         case .transferred(let account):
-            // The old device's sessions are gone; other instances hear of it from the database.
-            self.environment.sessions.invalidate(account: account.id)
             return SignedInAccount(account: account, session: token)
         case .challengeUnavailable: throw SoomError.invalidSignature("The challenge was already used or has expired.")
         case .invalidCode: throw SoomError.invalidTransferCode

@@ -29,11 +29,6 @@ public struct UpdateProfile: Sendable {
             changes.profileImage = .some(try await self.profileImages.resolve(choice, for: caller.account.id))
         }
         if changes == ProfileChanges() { return try await ShowAccount(self.environment)(caller) }
-        let account = try await self.environment.repository.updateProfile(accountID: caller.account.id, changes: changes)
-        // Cached sessions carry the old name and picture; other instances hear of it from the database.
-        self.environment.sessions.invalidate(account: account.id)
-        // Cards show their author's name and picture.
-        if changes.nickname != nil || changes.profileImage != nil { self.environment.feedPages.invalidateAll() }
-        return account
+        return try await self.environment.repository.updateProfile(accountID: caller.account.id, changes: changes)
     }
 }

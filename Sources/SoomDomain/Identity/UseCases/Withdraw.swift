@@ -16,8 +16,5 @@ public struct Withdraw: Sendable {
         let outcome = try await self.environment.repository.withdraw(
             accountID: caller.account.id, reason: reason, now: self.environment.now(), signature: signature)
         try outcome.require()
-        // Other instances hear of it from the database; this one must not wait for that.
-        self.environment.sessions.invalidate(account: caller.account.id)
-        self.environment.feedPages.invalidateAll()
     }
 }

@@ -39,10 +39,7 @@ public struct FollowAccount: Sendable {
     public func callAsFunction(_ following: Bool, target: UUID, by viewer: UUID) async throws -> (following: Bool, followerCount: Int) {
         guard target != viewer else { throw SoomError.validationFailed(field: "id", "You cannot follow yourself.") }
         switch try await self.environment.people.setFollow(following, target: target, by: viewer, at: self.environment.now()) {
-        case .done(let following, let count):
-            // Which cards the viewer's following feed holds changed (on other instances: migration 0015's trigger).
-            self.environment.feedPages.invalidate(viewer: viewer)
-            return (following, count)
+        case .done(let following, let count): return (following, count)
         case .notFound: throw SoomError.accountNotVisible
         case .blockedByViewer: throw SoomError.blockedByCaller
         }
@@ -64,11 +61,6 @@ public struct BlockAccount: Sendable {
         guard try await self.environment.people.setBlock(blocked, target: target, by: viewer, at: self.environment.now()) else {
             throw SoomError.accountNotVisible
         }
-        self.environment.viewerMarks.invalidate(viewer: viewer)
-        self.environment.viewerMarks.invalidate(viewer: target)
-        // A block removes the follows both ways.
-        self.environment.feedPages.invalidate(viewer: viewer)
-        self.environment.feedPages.invalidate(viewer: target)
         return blocked
     }
 }

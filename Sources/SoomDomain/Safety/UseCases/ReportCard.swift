@@ -17,12 +17,9 @@ public struct ReportCard: Sendable {
     public func callAsFunction(_ cardID: UUID, reason: ReportReason, by reporterID: UUID) async throws -> Bool {
         let outcome = try await self.environment.cards.report(
             cardID: cardID, by: reporterID, reason: reason, at: self.environment.stamp, policy: self.environment.moderation)
-        if outcome == .reported || outcome == .hid { self.environment.viewerMarks.invalidate(viewer: reporterID) }
         switch outcome {
         case .reported: return false
-        case .hid:
-            self.environment.feedPages.invalidateAll()
-            return true
+        case .hid: return true
         case .notFound: throw SoomError.cardNotFound
         case .ownCard: throw SoomError.validationFailed(field: "id", "You cannot report your own card.")
         case .alreadyReported: throw SoomError(.conflict, code: "already_reported", message: "You have already reported this card.")

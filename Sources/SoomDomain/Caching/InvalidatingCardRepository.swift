@@ -1,0 +1,59 @@
+import Foundation
+
+/// The one place that decides what a write of cards invalidates: a `CardRepository` that drops
+/// what the caches keep once the write it forwards has committed, so that no use case can forget
+/// it. `CardEnvironment` wraps every repository it is given in one.
+///
+/// - A post: the first pages of every feed, the chunks of its cell, the card it answers (`FeedPageCache.invalidatePost`).
+/// - A like or unlike: the card (its count), and the liker's book of likes.
+/// - A deletion, or a report that hid a card: everything kept (`invalidateAll`); a report also the reporter's book.
+struct InvalidatingCardRepository: CardRepository {
+    let base: any CardRepository
+    let feedPages: FeedPageCache
+    let viewerMarks: ViewerMarkCache
+
+    func create(_ card: NewCard, idempotency: IdempotencyRecord?) async throws -> CreateCardOutcome {
+        let outcome = try await self.base.create(card, idempotency: idempotency)
+        if case .created = outcome {
+            self.feedPages.invalidatePost(in: card.parentID == nil ? card.draft.location?.key : nil, replyingTo: card.parentID)
+        }
+        return outcome
+    }
+
+    func delete(cardID: UUID, by accountID: UUID) async throws -> DeleteCardOutcome {
+        let outcome = try await self.base.delete(cardID: cardID, by: accountID)
+        if outcome == .deleted { self.feedPages.invalidateAll() }
+        return outcome
+    }
+
+    func setLike(_ liked: Bool, cardID: UUID, by accountID: UUID) async throws -> LikeState? {
+        let state = try await self.base.setLike(liked, cardID: cardID, by: accountID)
+        if state != nil {
+            self.feedPages.invalidate(card: cardID)
+            self.viewerMarks.invalidate(viewer: accountID)
+        }
+        return state
+    }
+
+    func report(cardID: UUID, by reporter: UUID, reason: ReportReason, at time: Date, policy: ModerationPolicy) async throws -> ReportOutcome {
+        let outcome = try await self.base.report(cardID: cardID, by: reporter, reason: reason, at: time, policy: policy)
+        if outcome == .reported || outcome == .hid { self.viewerMarks.invalidate(viewer: reporter) }
+        if outcome == .hid { self.feedPages.invalidateAll() }
+        return outcome
+    }
+
+    func sweepExpiredStories(limit: Int) async throws -> Int {
+        // An expired story is never served (`FeedPageCache`), so nothing kept changes.
+        try await self.base.sweepExpiredStories(limit: limit)
+    }
+
+    func card(id: UUID, viewer: UUID) async throws -> Card? { try await self.base.card(id: id, viewer: viewer) }
+    func source(for feed: Feed) -> any FeedSource { self.base.source(for: feed) }
+    func sharedCards(_ ids: [UUID]) async throws -> [Card] { try await self.base.sharedCards(ids) }
+    func viewerMarks(of viewer: UUID, cards: [UUID], authors: [UUID]) async throws -> ViewerMarks {
+        try await self.base.viewerMarks(of: viewer, cards: cards, authors: authors)
+    }
+    func likeBook(of viewer: UUID, limit: Int) async throws -> ViewerMarks? { try await self.base.likeBook(of: viewer, limit: limit) }
+    func refreshPopularRanking(limit: Int, rescan: Bool) async throws { try await self.base.refreshPopularRanking(limit: limit, rescan: rescan) }
+    func purgeIdempotencyKeys(limit: Int) async throws -> Int { try await self.base.purgeIdempotencyKeys(limit: limit) }
+}
