@@ -109,6 +109,15 @@ let package = Package(
         ),
         .testTarget(name: "SoomDomainTests", dependencies: ["SoomDomain"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "SoomCryptoTests", dependencies: ["SoomCrypto"], exclude: ["Fixtures"], swiftSettings: strict),
+        // SoomData without a database: statement names, the deadline wheel, secret files.
+        .testTarget(
+            name: "SoomDataTests",
+            dependencies: [
+                "SoomData", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
         // SoomHTTP without a database: request decoding, error mapping, cursors, the rate limiter.
         .testTarget(
             name: "SoomHTTPTests",

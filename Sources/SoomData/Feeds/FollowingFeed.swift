@@ -52,14 +52,13 @@ struct FollowingFeed: PositionSource {
 ///   the window's last entry (`edge`), so the page is always exactly the newest cards of followed
 ///   accounts.
 ///
-/// The threshold: a window entry costs ~2 µs, a per-author probe ~16 µs (warm cache, this
-/// machine), so with `A` accounts posting, the window wins from about √(2A) follows (~320 at
-/// 50,000). At worst (the newest cards are all by accounts the reader does not follow) a page
-/// costs the full window and its edge on top of the probes: measured at 5,000 follows, 24 ms of
-/// PostgreSQL against 18 ms for the probes alone.
+/// The threshold: a per-author probe costs about eight window entries, so with `A` accounts
+/// posting, the window wins from about √(2A) follows. At worst (the newest cards are all by
+/// accounts the reader does not follow) a page costs the full window and its edge on top of the
+/// probes.
 ///
-/// As in `CardStatements`, inner bounds are constants and `$n` cuts the page outside, so that the
-/// generic plan is costed for a few rows.
+/// As in `PageStatement`, inner bounds are constants and the page's rows are cut outside, so that
+/// the generic plan is costed for a few rows.
 enum FollowingStatements {
     /// From this many follows on, a page starts with the window walk, and the follow that reaches
     /// it opens the reader's inbox (`set_follow`).

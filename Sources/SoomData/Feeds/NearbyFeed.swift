@@ -59,10 +59,9 @@ struct NearbyFeed: ChunkSource {
 /// most a page per cell, plus the rows of a cell outside the circle it passes on the way — never
 /// every card near the point, and never more as the table grows elsewhere.
 ///
-/// The prefixes are one array parameter: one statement text per prefix length and cursor kind,
-/// planned once per connection. (A first version gave each prefix a branch of a `UNION ALL` of 40,
-/// unused ones bound to NULL: PostgreSQL then planned every execution afresh — 6–9 ms — because
-/// pruning the NULL branches made each custom plan look cheaper than the generic one.)
+/// The prefixes are one array parameter: one statement text per prefix length, planned once per
+/// connection. (A branch per prefix with unused ones bound to NULL would be planned at every
+/// execution: pruning the NULL branches makes each custom plan look cheaper than the generic one.)
 /// A cover coarser than length 3 (a circle around a pole) reads `PolarPage`.
 enum NearbyStatements {
     /// The indexed prefix lengths.

@@ -8,8 +8,7 @@ import Synchronization
 /// most `batchSize` a read; a queue longer than that gets another read at once, up to
 /// `maximumReads` at a time, so that a reader waiting for a queued card — dropped by a like while
 /// it waited — waits for one read at most, not for the queue). So details and pages of many cards, opened by many readers, cost
-/// PostgreSQL a statement per batch rather than one per card: without it, a thousand cards in
-/// use meant two thousand single-card reads a second at a page lifetime of half a second.
+/// PostgreSQL a statement per batch rather than one per card.
 ///
 /// A read's ticket is taken when it begins, so a change made since the cards fell due is never
 /// put back. A card the read does not find (no longer live) is dropped, with the pages showing
@@ -17,9 +16,7 @@ import Synchronization
 /// reader who then finds one gone reads it in the foreground and meets the error, if any.
 ///
 /// Cards not kept at all are queued too, rather than read by each reader on its own: many cards in
-/// use by few hits each (details of a thousand cards, each opened a few times a second) mostly
-/// expire before anyone opens them in their last quarter, and one statement per card made those
-/// reads most of the details' cost (2,500 details/s instead of 5,000 on the growing benchmark).
+/// use by few hits each mostly expire before anyone opens them in their last quarter.
 public final class KeptCardRefresher: Sendable {
     /// Cards read at most in one statement.
     public static let batchSize = 256
