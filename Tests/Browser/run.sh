@@ -57,6 +57,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 say() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'run.sh: %s\n' "$*" >&2; exit 2; }
+# shellcheck source=../Support/server.sh
+source "$here/../Support/server.sh"
 
 [[ -x $binary ]] || die "no executable server binary at '$binary' (build it, or pass its path)"
 for tool in curl python3; do
@@ -84,34 +86,8 @@ fi
 say "$("$chromium" --version 2>/dev/null | head -n 1); $("$chromedriver" --version | cut -d' ' -f1-2); selenium $SELENIUM_VERSION; pytest $PYTEST_VERSION"
 
 # --- 2. The server, on a copy of the binary and a throwaway data directory -----------------
-work=$(mktemp -d "${TMPDIR:-/tmp}/soom-browser.XXXXXX")
-chmod 755 "$work"   # run as root, the server hands its PostgreSQL cluster to `postgres`
-server_pid=
-cleanup() {
-    local status=$?
-    if [[ -n $server_pid ]] && kill -0 "$server_pid" 2>/dev/null; then
-        say "stopping the server (pid $server_pid)"
-        kill -TERM "$server_pid" 2>/dev/null || true
-        for _ in $(seq 60); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.5; done
-        kill -0 "$server_pid" 2>/dev/null && kill -KILL "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
-    # Should the server have died without stopping its PostgreSQL, stop that one by its pid.
-    local pidfile=$work/data/postgres/postmaster.pid
-    if [[ -f $pidfile ]]; then
-        local pg_pid
-        pg_pid=$(head -n 1 "$pidfile" 2>/dev/null || true)
-        if [[ $pg_pid =~ ^[0-9]+$ ]] && kill -0 "$pg_pid" 2>/dev/null; then
-            say "stopping the embedded PostgreSQL left behind (pid $pg_pid)"
-            kill -INT "$pg_pid" 2>/dev/null || true
-            for _ in $(seq 60); do kill -0 "$pg_pid" 2>/dev/null || break; sleep 0.5; done
-        fi
-    fi
-    [[ -f $work/server.log ]] && cp "$work/server.log" "$report_dir/server.log" 2>/dev/null || true
-    rm -rf "$work"
-    exit "$status"
-}
-trap cleanup EXIT
+server_workdir soom-browser
+trap 'server_cleanup "$report_dir/server.log"' EXIT
 trap 'exit 130' INT TERM
 
 mkdir -p "$report_dir" "$screenshots"
@@ -119,9 +95,7 @@ mkdir -p "$report_dir" "$screenshots"
 report_dir=$(cd "$report_dir" && pwd)
 screenshots=$(cd "$screenshots" && pwd)
 rm -rf "${report_dir:?}/failures" "$report_dir/server.log" "$report_dir/measurements.txt"
-cp "$binary" "$work/soom"
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-base=http://127.0.0.1:$port
+server_prepare "$binary"
 
 limits=()
 case $rate_limits in
@@ -135,16 +109,8 @@ if "$work/soom" serve --help 2>/dev/null | grep -q -- '--reporter-min-age'; then
     limits+=(--reporter-min-age 0)
 fi
 
-say "starting $binary on $base (data in $work/data)"
-"$work/soom" serve --hostname 127.0.0.1 --port "$port" --data-directory "$work/data" \
-    "${limits[@]}" --log-format json >"$work/server.log" 2>&1 &
-server_pid=$!
-for _ in $(seq 240); do
-    curl -sf "$base/readyz" >/dev/null 2>&1 && break
-    kill -0 "$server_pid" 2>/dev/null || { tail -n 20 "$work/server.log" >&2; die "the server exited while starting"; }
-    sleep 0.5
-done
-curl -sf "$base/readyz" >/dev/null || { tail -n 20 "$work/server.log" >&2; die "the server did not become ready"; }
+server_start "${limits[@]}" --log-format json
+server_wait readyz ready
 curl -sf -o /dev/null "$base/" || die "the server does not serve the web client at $base/ (is this binary older than the client?)"
 
 # --- 3. The tests ----------------------------------------------------------------------------

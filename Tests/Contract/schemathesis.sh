@@ -69,6 +69,8 @@ schema=${SOOM_CONTRACT_SCHEMA:-}
 
 say() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'schemathesis.sh: %s\n' "$*" >&2; exit 2; }
+# shellcheck source=../Support/server.sh
+source "$repository/Tests/Support/server.sh"
 
 [[ -x $binary ]] || die "no executable server binary at '$binary' (build it, or pass its path)"
 for tool in curl openssl python3; do
@@ -94,42 +96,14 @@ fi
 "$venv/bin/schemathesis" --version >&2
 
 # --- 2. The server, on a copy of the binary and a throwaway data directory -----------------
-work=$(mktemp -d "${TMPDIR:-/tmp}/soom-contract.XXXXXX")
-chmod 755 "$work"   # run as root, the server hands its PostgreSQL cluster to `postgres`
-server_pid=
-cleanup() {
-    local status=$?
-    if [[ -n $server_pid ]] && kill -0 "$server_pid" 2>/dev/null; then
-        say "stopping the server (pid $server_pid)"
-        kill -TERM "$server_pid" 2>/dev/null || true
-        for _ in $(seq 60); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.5; done
-        kill -0 "$server_pid" 2>/dev/null && kill -KILL "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
-    # Should the server have died without stopping its PostgreSQL, stop that one by its pid.
-    local pidfile=$work/data/postgres/postmaster.pid
-    if [[ -f $pidfile ]]; then
-        local pg_pid
-        pg_pid=$(head -n 1 "$pidfile" 2>/dev/null || true)
-        if [[ $pg_pid =~ ^[0-9]+$ ]] && kill -0 "$pg_pid" 2>/dev/null; then
-            say "stopping the embedded PostgreSQL left behind (pid $pg_pid)"
-            kill -INT "$pg_pid" 2>/dev/null || true
-            for _ in $(seq 60); do kill -0 "$pg_pid" 2>/dev/null || break; sleep 0.5; done
-        fi
-    fi
-    [[ -f $work/server.log ]] && cp "$work/server.log" "$report_dir/server.log" 2>/dev/null || true
-    rm -rf "$work"
-    exit "$status"
-}
-trap cleanup EXIT
+server_workdir soom-contract
+trap 'server_cleanup "$report_dir/server.log"' EXIT
 trap 'exit 130' INT TERM
 
 mkdir -p "$report_dir"
 rm -f "$report_dir"/ndjson-*.ndjson "$report_dir"/json-*.json "$report_dir"/junit-*.xml \
       "$report_dir/schemathesis.out" "$report_dir/server.log"
-cp "$binary" "$work/soom"
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-base=http://127.0.0.1:$port
+server_prepare "$binary"
 
 limits=()
 case $rate_limits in
@@ -139,17 +113,8 @@ case $rate_limits in
     *) die "SOOM_CONTRACT_RATE_LIMITS must be raised or default" ;;
 esac
 
-say "starting $binary on $base (data in $work/data)"
-"$work/soom" serve --hostname 127.0.0.1 --port "$port" --data-directory "$work/data" \
-    --rate-limit on "${limits[@]}" --reporter-min-age 0 --log-format json \
-    >"$work/server.log" 2>&1 &
-server_pid=$!
-for _ in $(seq 240); do
-    curl -sf "$base/healthz" >/dev/null 2>&1 && break
-    kill -0 "$server_pid" 2>/dev/null || { tail -n 20 "$work/server.log" >&2; die "the server exited while starting"; }
-    sleep 0.5
-done
-curl -sf "$base/healthz" >/dev/null || { tail -n 20 "$work/server.log" >&2; die "the server did not become healthy"; }
+server_start --rate-limit on "${limits[@]}" --reporter-min-age 0 --log-format json
+server_wait healthz healthy
 
 # --- 3. A device signs up (README.md, "A device from the command line: openssl and curl") -----------
 say "registering a device"

@@ -25,6 +25,8 @@ readme=$root/README.md
 
 say() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'Walkthrough: FAILED: %s\n' "$*" >&2; exit 2; }
+# shellcheck source=../Support/server.sh
+source "$here/../Support/server.sh"
 
 [[ -x $binary ]] || die "no executable server binary at '$binary' (build it, or pass its path)"
 for tool in curl openssl python3; do
@@ -32,8 +34,7 @@ for tool in curl openssl python3; do
 done
 
 # --- 1. The walkthrough, from README.md ----------------------------------------------------
-work=$(mktemp -d "${TMPDIR:-/tmp}/soom-walkthrough.XXXXXX")
-chmod 755 "$work"   # run as root, the server hands its PostgreSQL cluster to `postgres`
+server_workdir soom-walkthrough
 mkdir "$work/tmp"
 blocks=$(awk '
     /^```sh walkthrough[[:space:]]*$/ { inside = 1; n++; next }
@@ -53,50 +54,12 @@ count=$(cut -f1 <<<"$blocks" | sort -un | wc -l)
 } >"$work/walkthrough.sh"
 
 # --- 2. The server, on a copy of the binary and a throwaway data directory -----------------
-server_pid=
-stop_server() {
-    if [[ -n $server_pid ]] && kill -0 "$server_pid" 2>/dev/null; then
-        say "stopping the server (pid $server_pid)"
-        kill -TERM "$server_pid" 2>/dev/null || true
-        for _ in $(seq 60); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.5; done
-        kill -0 "$server_pid" 2>/dev/null && kill -KILL "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
-    server_pid=
-}
-cleanup() {
-    local status=$?
-    stop_server
-    # Should the server have died without stopping its PostgreSQL, stop that one by its pid.
-    local pidfile=$work/data/postgres/postmaster.pid
-    if [[ -f $pidfile ]]; then
-        local pg_pid
-        pg_pid=$(head -n 1 "$pidfile" 2>/dev/null || true)
-        if [[ $pg_pid =~ ^[0-9]+$ ]] && kill -0 "$pg_pid" 2>/dev/null; then
-            say "stopping the embedded PostgreSQL left behind (pid $pg_pid)"
-            kill -INT "$pg_pid" 2>/dev/null || true
-            for _ in $(seq 60); do kill -0 "$pg_pid" 2>/dev/null || break; sleep 0.5; done
-        fi
-    fi
-    rm -rf "$work"
-    exit "$status"
-}
-trap cleanup EXIT
+trap server_cleanup EXIT
 trap 'exit 130' INT TERM
 
-cp "$binary" "$work/soom"
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-base=http://127.0.0.1:$port
-say "starting $binary on $base (data in $work/data)"
-"$work/soom" serve --hostname 127.0.0.1 --port "$port" --data-directory "$work/data" \
-    --log-format json >"$work/server.log" 2>&1 &
-server_pid=$!
-for _ in $(seq 240); do
-    curl -sf "$base/readyz" >/dev/null 2>&1 && break
-    kill -0 "$server_pid" 2>/dev/null || { tail -n 20 "$work/server.log" >&2; die "the server exited while starting"; }
-    sleep 0.5
-done
-curl -sf "$base/readyz" >/dev/null || { tail -n 20 "$work/server.log" >&2; die "the server did not become ready"; }
+server_prepare "$binary"
+server_start --log-format json
+server_wait readyz ready
 
 # --- 3. The walkthrough, from the repository's root ------------------------------------------
 git_status() { git -C "$root" status --porcelain --untracked-files=all 2>/dev/null || echo "(no git)"; }
@@ -129,7 +92,7 @@ fi
 if ! kill -0 "$server_pid" 2>/dev/null; then
     problems+=("the server process died during the walkthrough")
 fi
-stop_server   # before the verdict, so that it is the last line
+server_stop   # before the verdict, so that it is the last line
 if [[ ${#problems[@]} -gt 0 ]]; then
     printf "\nServer log (last lines):\n" >&2
     tail -n 10 "$work/server.log" >&2

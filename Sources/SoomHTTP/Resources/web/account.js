@@ -1,7 +1,7 @@
 // Settings (`#/account`): the language; a one-time code to move this account to a new device;
 // withdrawing (with an optional reason and a second confirmation); signing out.
 
-import { h } from './dom.js';
+import { h, graphemes, showCount } from './dom.js';
 import { strings, language, setLanguage, LANGUAGES } from './i18n.js';
 import { errorBox } from './errors.js';
 import { href } from './router.js';
@@ -48,10 +48,6 @@ const t = strings({
 
 const NAMES = { ko: '한국어', en: 'English' };
 const REASON_MAX = 500;
-
-function graphemes(text) {
-  return [...new Intl.Segmenter().segment(text)].length;
-}
 
 /** Back to the start screen: the shell listens for this and takes down the signed-in screens;
  * `reason` 'withdrawn' makes the start screen confirm that the account is gone. */
@@ -147,11 +143,7 @@ export function render(main) {
   // Withdraw: a reason (optional), then a second, explicit confirmation.
   const reason = h('textarea', { id: 'account-reason', test: 'withdraw-reason', rows: '3', 'aria-describedby': 'account-reason-hint account-reason-count' });
   const reasonCount = h('span', { id: 'account-reason-count', class: 'muted counter' }, t('reasonCount', { count: 0 }));
-  reason.addEventListener('input', () => {
-    const count = graphemes(reason.value);
-    reasonCount.textContent = t('reasonCount', { count });
-    reasonCount.classList.toggle('over', count > REASON_MAX);
-  });
+  reason.addEventListener('input', () => showCount(reasonCount, reason, REASON_MAX, (count) => t('reasonCount', { count })));
   const withdrawProblem = h('div', { 'aria-live': 'assertive' });
   const start = h('button', { type: 'submit', class: 'danger account-withdraw-start', test: 'withdraw' }, t('withdrawButton'));
   const confirmTitle = h('p', { class: 'account-confirm-title', id: 'account-confirm-title', tabindex: '-1' }, t('confirmTitle'));

@@ -1,7 +1,7 @@
 // The composer: text (up to 500 characters) over a built-in background or one's own photo,
 // a font, tags with live suggestions, story and location toggles (location off by default).
 
-import { h } from './dom.js';
+import { h, graphemes, showCount } from './dom.js';
 import { api, query } from './api.js';
 import { strings } from './i18n.js';
 import { describe, errorBox, retryBox } from './errors.js';
@@ -46,10 +46,6 @@ export function parseTags(text) {
 
 const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
 const PHOTO_MAX = 5 * 1024 * 1024;
-
-function graphemes(text) {
-  return [...new Intl.Segmenter().segment(text)].length;
-}
 
 function currentPosition() {
   return new Promise((resolve, reject) => {
@@ -158,9 +154,7 @@ export function openComposer({ onPosted, parentId = null, tags: givenTags = [] }
   });
 
   text.addEventListener('input', () => {
-    const count = graphemes(text.value);
-    counter.textContent = t('count', { count });
-    counter.classList.toggle('over', count > 500);
+    showCount(counter, text, 500, (count) => t('count', { count }));
     previewText.textContent = text.value;
   });
   font.addEventListener('change', () => {

@@ -1,7 +1,7 @@
 // An open card (`card-detail`) with its comment cards (`comments`, newest first), a quick
 // comment form (`comment-text`, `comment-submit`), report, and delete for my own card.
 
-import { h, add } from './dom.js';
+import { h, add, graphemes, showCount } from './dom.js';
 import { api, pager } from './api.js';
 import { strings } from './i18n.js';
 import { describe, errorBox, retryBox, showError } from './errors.js';
@@ -28,10 +28,6 @@ const t = strings({
 
 const MAX = 500;
 
-function graphemes(text) {
-  return [...new Intl.Segmenter().segment(text)].length;
-}
-
 const REASONS = ['abuse', 'privacy', 'advertising', 'sexual', 'impersonation', 'other'];
 
 export function render(main, params) {
@@ -50,11 +46,7 @@ export function render(main, params) {
       actions(card, section)));
     const text = h('textarea', { id: 'comment-text', test: 'comment-text', rows: '3', placeholder: t('placeholder'), 'aria-describedby': 'comment-count' });
     const counter = h('span', { id: 'comment-count', class: 'muted counter', 'aria-live': 'polite' }, t('count', { count: 0 }));
-    text.addEventListener('input', () => {
-      const count = graphemes(text.value);
-      counter.textContent = t('count', { count });
-      counter.classList.toggle('over', count > MAX);
-    });
+    text.addEventListener('input', () => showCount(counter, text, MAX, (count) => t('count', { count })));
     const problem = h('div', { 'aria-live': 'assertive' });
     const submit = h('button', { type: 'submit', class: 'primary', test: 'comment-submit' }, t('send'));
     // The quick form posts over the parent's built-in background (or plain paper under a photo).

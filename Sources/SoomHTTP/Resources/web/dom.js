@@ -38,6 +38,20 @@ function append(element, children) {
   }
 }
 
+/** How many characters `text` has as a person sees them (grapheme clusters: an emoji with its
+ * modifiers is one), the way the server counts them against its length limits. */
+export function graphemes(text) {
+  return [...new Intl.Segmenter().segment(text)].length;
+}
+
+/** A length counter under a text field: `counter` reads `label(count)` for the graphemes in
+ * `field`, and is marked `over` when there are more than `max`. */
+export function showCount(counter, field, max, label) {
+  const count = graphemes(field.value);
+  counter.textContent = label(count);
+  counter.classList.toggle('over', count > max);
+}
+
 /** Replaces all children of `element`. */
 export function replace(element, ...children) {
   element.replaceChildren();

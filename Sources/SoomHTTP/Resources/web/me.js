@@ -2,7 +2,7 @@
 // (nickname checked as I type, bio up to 150 characters, a built-in picture, my own photo, or
 // none); my cards (`my-cards`), followers and following; the people I blocked; settings.
 
-import { h, replace } from './dom.js';
+import { h, replace, graphemes, showCount } from './dom.js';
 import { api, pager } from './api.js';
 import { strings, language } from './i18n.js';
 import { errorBox, retryBox } from './errors.js';
@@ -64,10 +64,6 @@ const t = strings({
 const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
 const PHOTO_MAX = 5 * 1024 * 1024;
 const BIO_MAX = 150;
-
-function graphemes(text) {
-  return [...new Intl.Segmenter().segment(text)].length;
-}
 
 function say(element, text, className = 'muted small') {
   element.replaceChildren(text ? h('p', { class: className }, text) : '');
@@ -181,9 +177,7 @@ export function render(main) {
   }
 
   function countBio() {
-    const count = graphemes(bio.value);
-    bioCount.textContent = t('bioCount', { count });
-    bioCount.classList.toggle('over', count > BIO_MAX);
+    showCount(bioCount, bio, BIO_MAX, (count) => t('bioCount', { count }));
   }
   bio.addEventListener('input', countBio);
 
