@@ -118,12 +118,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // SoomHTTP without a database: request decoding, error mapping, cursors, the rate limiter.
+        // SoomHTTP without a database: request decoding, error mapping, JSON, reducers, routes and their limits.
         .testTarget(
             name: "SoomHTTPTests",
             dependencies: [
                 "SoomHTTP", "SoomDomain",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -5,7 +5,7 @@ import Testing
 
 @testable import SoomHTTP
 
-/// The rate limiter: which limit a request counts against, its rules, its windows (on a clock
+/// The rate limiter: its rules, its windows (on a clock
 /// the test moves, no sleeping) and the keys of client addresses.
 @Suite("Rate limiter")
 struct RateLimiterTests {
@@ -25,19 +25,6 @@ struct RateLimiterTests {
         var limits = RateLimits()
         limits.posting = posting
         return RateLimiter(limits: limits, capacity: capacity, now: { clock.now })
-    }
-
-    @Test("each request counts against one limit, chosen by method and path")
-    func kinds() {
-        #expect(RateLimits.kind(method: .post, path: "/v1/auth/challenges") == .challenges)
-        #expect(RateLimits.kind(method: .post, path: "/v1/accounts") == .accountCreation)
-        #expect(RateLimits.kind(method: .post, path: "/v1/accounts/") == .accountCreation)
-        #expect(RateLimits.kind(method: .post, path: "/v1/cards") == .posting)
-        #expect(RateLimits.kind(method: .post, path: "/v1/cards/abc/comments") == .posting)
-        #expect(RateLimits.kind(method: .post, path: "/v1/cards/abc/reports") == .general)
-        #expect(RateLimits.kind(method: .post, path: "/v1/accounts/transfer") == .general)
-        #expect(RateLimits.kind(method: .get, path: "/v1/cards") == .general)
-        #expect(RateLimits.kind(method: .get, path: "/v1/auth/challenges") == .general)
     }
 
     @Test("rules parse as count/seconds and refuse anything else")

@@ -6,8 +6,8 @@ import SoomDomain
 struct CardsController {
     let cards: CardEnvironment
 
-    func addRoutes(to routes: RouterGroup<AuthenticatedContext>) {
-        routes.on("/cards", method: .post) { request, context in
+    func addRoutes(to routes: APIRoutes<AuthenticatedContext>) {
+        routes.on("/cards", method: .post, limit: .posting) { request, context in
             let draft = try await request.decodeJSON(as: CreateCardRequest.self).draft()
             let key = request.headers[.idempotencyKey]
             return try await self.reactor(context).respond(to: .post(draft, parentID: nil, idempotencyKey: key), context: context)
@@ -24,7 +24,7 @@ struct CardsController {
         routes.on("/cards/{id}/like", method: .delete) { _, context in
             try await self.reactor(context).respond(to: .like(try context.pathID(), false), context: context)
         }
-        routes.on("/cards/{id}/comments", method: .post) { request, context in
+        routes.on("/cards/{id}/comments", method: .post, limit: .posting) { request, context in
             let parent = try context.pathID()
             let draft = try await request.decodeJSON(as: CreateCardRequest.self).draft()
             let key = request.headers[.idempotencyKey]

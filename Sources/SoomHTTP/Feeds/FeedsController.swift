@@ -5,7 +5,7 @@ import SoomDomain
 struct FeedsController {
     let cards: CardEnvironment
 
-    func addRoutes(to routes: RouterGroup<AuthenticatedContext>) {
+    func addRoutes(to routes: APIRoutes<AuthenticatedContext>) {
         routes.on("/feeds/latest", method: .get) { request, context in
             try await self.read(.latest, request, context)
         }

@@ -6,11 +6,11 @@ import SoomDomain
 struct IdentityController {
     let environment: IdentityEnvironment
 
-    func addRoutes(public routes: RouterGroup<AppRequestContext>, authenticated: RouterGroup<AuthenticatedContext>) {
-        routes.on("/auth/challenges", method: .post) { _, context in
+    func addRoutes(public routes: APIRoutes<AppRequestContext>, authenticated: APIRoutes<AuthenticatedContext>) {
+        routes.on("/auth/challenges", method: .post, limit: .challenges) { _, context in
             try await ChallengeReactor(issueChallenge: IssueChallenge(self.environment)).respond(to: .issue, context: context)
         }
-        routes.on("/accounts", method: .post) { request, context in
+        routes.on("/accounts", method: .post, limit: .accountCreation) { request, context in
             let body = try await request.decodeJSON(as: IdentityRequests.Register.self)
             let input = RegisterAccount.Input(
                 proof: body.proof.deviceProof, nickname: body.nickname, profileImage: body.profileImage?.choice,

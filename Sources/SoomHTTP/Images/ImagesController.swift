@@ -9,7 +9,7 @@ struct ImagesController {
     let upload: UploadPhoto
     let defaults: DefaultImages
 
-    func addRoutes(public routes: RouterGroup<AppRequestContext>, authenticated: RouterGroup<AuthenticatedContext>) {
+    func addRoutes(public routes: APIRoutes<AppRequestContext>, authenticated: APIRoutes<AuthenticatedContext>) {
         routes.on("/images/defaults", method: .get) { _, context in
             try await self.reactor.respond(to: .listDefaults, context: context)
         }
@@ -20,7 +20,7 @@ struct ImagesController {
         routes.on("/images/{id}", method: .get) { request, context in
             try await self.reactor.respond(to: .show(try context.pathID(), ifNoneMatch: request.headers[.ifNoneMatch]), context: context)
         }
-        authenticated.on("/images", method: .post) { request, context in
+        authenticated.on("/images", method: .post, limit: .uploads) { request, context in
             let (format, bytes) = try await Self.readUpload(request)
             return try await self.reactor.respond(
                 to: .upload(owner: context.caller.account.id, declared: format, bytes: PendingUpload(consume bytes)), context: context)

@@ -5,7 +5,7 @@ import SoomDomain
 struct NotificationsController {
     let notifications: any NotificationRepository
 
-    func addRoutes(to routes: RouterGroup<AuthenticatedContext>) {
+    func addRoutes(to routes: APIRoutes<AuthenticatedContext>) {
         routes.on("/notifications", method: .get) { request, context in
             let unreadOnly: Bool
             switch request.uri.queryParameters.get("unread") {

@@ -5,7 +5,7 @@ import SoomDomain
 struct PeopleController {
     let people: PeopleEnvironment
 
-    func addRoutes(to routes: RouterGroup<AuthenticatedContext>) {
+    func addRoutes(to routes: APIRoutes<AuthenticatedContext>) {
         routes.on("/users/{id}", method: .get) { _, context in
             try await self.one(context).respond(to: .show(try context.pathID()), context: context)
         }

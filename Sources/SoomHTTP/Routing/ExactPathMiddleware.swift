@@ -3,9 +3,8 @@ import Hummingbird
 /// Matches paths exactly as sent, before any route sees them (the contract's *Paths are matched
 /// exactly as sent*):
 /// - a path with an empty segment (`//`), a `.` or `..` segment (also percent-encoded, `%2e`), or
-///   a trailing `/` is `404 not_found`. The router alone skips empty segments, so `/v1//accounts`
-///   reached the sign-up route while the rate limiter, which reads the raw path, counted it under
-///   another limit;
+///   a trailing `/` is `404 not_found`. The router alone skips empty segments: `/v1//accounts`
+///   would reach the sign-up route under a path the contract does not have;
 /// - a method the router has no table for (`TRACE`, `CONNECT`, `OPTIONS`, `HEAD`, …) on a known
 ///   path is `405 method_not_allowed` with `Allow`, and `404` elsewhere. (The standard methods a
 ///   known path lacks are answered by the router: `EndpointCatalog.load(from:)`.)

@@ -2,8 +2,8 @@ import Hummingbird
 import SoomDomain
 
 /// All routes: operations outside `/v1`, the public and the authenticated parts of `/v1`, and
-/// `405` for wrong methods on known paths. With a `rateLimiter`, every `/v1` route is limited
-/// (per account once authenticated, else per client address). It takes only the domain's
+/// `405` for wrong methods on known paths. With a `rateLimiter`, every `/v1` route is limited by the
+/// limit it was registered with (per account once authenticated, else per client address). It takes only the domain's
 /// environments and ports: `readiness` answers `/readyz`, `digest` is the SHA-256 behind uploads'
 /// and built-in files' `ETag`s. The composition root (`SoomApp`) calls it; tests call it for the route list.
 public func buildRouter(
@@ -22,23 +22,26 @@ public func buildRouter(
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: ExactPathMiddleware(catalog: catalog))
 
-    // With a rate limiter, each /v1 group is limited per address before its session is looked
-    // up, then per account once it is known (see RateLimitMiddleware).
-    func limited(_ group: RouterGroup<AppRequestContext>, session: AuthenticationMiddleware? = nil) -> RouterGroup<AppRequestContext> {
+    // Each /v1 route gets its own group: limited per address before its session is looked up,
+    // then per account once it is known (see RateLimitMiddleware), against the route's limit.
+    func limited(_ kind: RateLimits.Kind, session: AuthenticationMiddleware? = nil) -> RouterGroup<AppRequestContext> {
+        let group = router.group("/v1")
         guard let rateLimiter else { return session.map { group.add(middleware: $0) } ?? group }
         let byAddress = group.add(
             middleware: RateLimitMiddleware<AppRequestContext>(
-                limiter: rateLimiter, trustForwardedFor: trustForwardedFor, sessionFollows: session != nil, peerAddress: \.peerAddress))
+                limiter: rateLimiter, kind: kind, trustForwardedFor: trustForwardedFor, sessionFollows: session != nil,
+                peerAddress: \.peerAddress))
         guard let session else { return byAddress }
         return byAddress.add(middleware: session).add(
-            middleware: AccountRateLimitMiddleware<AppRequestContext>(limiter: rateLimiter) { $0.caller?.account.id })
+            middleware: AccountRateLimitMiddleware<AppRequestContext>(limiter: rateLimiter, kind: kind) { $0.caller?.account.id })
     }
     let root = router.group()
-    let v1 = limited(router.group("/v1"))
-    let signedIn = limited(router.group("/v1"), session: AuthenticationMiddleware(authenticate: Authenticate(identity)))
-        .group(context: AuthenticatedContext.self)
+    let v1 = APIRoutes { limited($0) }
+    let required = AuthenticationMiddleware(authenticate: Authenticate(identity))
+    let signedIn = APIRoutes { limited($0, session: required).group(context: AuthenticatedContext.self) }
     // Public routes that also accept a session (a token, when sent, must be valid).
-    let maybeSignedIn = limited(router.group("/v1"), session: AuthenticationMiddleware(authenticate: Authenticate(identity), required: false))
+    let optional = AuthenticationMiddleware(authenticate: Authenticate(identity), required: false)
+    let maybeSignedIn = APIRoutes { limited($0, session: optional) }
 
     OperationsController(readiness: readiness, metricsToken: metricsToken).addRoutes(to: root)
     WebClientController(assets: WebAssets(digest: digest)).addRoutes(to: root)

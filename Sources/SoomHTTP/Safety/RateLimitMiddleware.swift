@@ -20,13 +20,15 @@ import SoomDomain
 /// thus do not share one budget.
 struct RateLimitMiddleware<Context: RequestContext>: RouterMiddleware {
     let limiter: RateLimiter
+    /// The limit of the route this middleware stands in front of.
+    let kind: RateLimits.Kind
     let trustForwardedFor: Bool
     /// Whether an `AuthenticationMiddleware` (and an `AccountRateLimitMiddleware`) come after this one.
     let sessionFollows: Bool
     let peerAddress: @Sendable (Context) -> String?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let kind = RateLimits.kind(method: request.method, path: Substring(request.uri.path))
+        let kind = self.kind
         let forwarded = self.trustForwardedFor ? Self.lastForwardedFor(request.headers) : nil
         let address = RateLimiter.Caller.address(RateLimiter.addressKey(forwarded ?? self.peerAddress(context) ?? "unknown"))
         guard self.sessionFollows, request.headers[.authorization] != nil else {
@@ -59,13 +61,13 @@ struct RateLimitMiddleware<Context: RequestContext>: RouterMiddleware {
 /// session (on a route where one is optional) was counted per address already and passes.
 struct AccountRateLimitMiddleware<Context: RequestContext>: RouterMiddleware {
     let limiter: RateLimiter
+    let kind: RateLimits.Kind
     let account: @Sendable (Context) -> UUID?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let account = self.account(context) else { return try await next(request, context) }
-        let kind = RateLimits.kind(method: request.method, path: Substring(request.uri.path))
-        let decision = self.limiter.check(kind, caller: .account(account))
-        return try await decision.apply(kind: kind, logger: context.logger) { try await next(request, context) }
+        let decision = self.limiter.check(self.kind, caller: .account(account))
+        return try await decision.apply(kind: self.kind, logger: context.logger) { try await next(request, context) }
     }
 }
 

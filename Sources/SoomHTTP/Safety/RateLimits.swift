@@ -1,9 +1,9 @@
 import Foundation
-import HTTPTypes
 
 /// The contract's rate limits, as configured: how many requests a caller may make per window.
 ///
-/// Each request counts against exactly one limit, chosen by its route. Signed-in callers are
+/// Each request counts against exactly one limit, the one its route was registered with
+/// (`APIRoutes`). Signed-in callers are
 /// counted per account; requests without a session (only the public routes allow that) per
 /// client address. The counts live in the memory of each server instance (see `RateLimiter`).
 public struct RateLimits: Sendable, Equatable {
@@ -46,7 +46,7 @@ public struct RateLimits: Sendable, Equatable {
 
     public init() {}
 
-    /// Which limit a request counts against.
+    /// Which limit a route's requests count against.
     public enum Kind: Int, Sendable, CaseIterable {
         case challenges, accountCreation, posting, general, uploads
     }
@@ -58,22 +58,6 @@ public struct RateLimits: Sendable, Equatable {
         case .posting: self.posting
         case .general: self.general
         case .uploads: self.uploads
-        }
-    }
-
-    /// The limit of a `/v1` request, by method and path.
-    static func kind(method: HTTPRequest.Method, path: Substring) -> Kind {
-        guard method == .post else { return .general }
-        var path = path
-        while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
-        switch path {
-        case "/v1/auth/challenges": return .challenges
-        case "/v1/accounts": return .accountCreation
-        case "/v1/cards": return .posting
-        case "/v1/images": return .uploads
-        default:
-            let parts = path.split(separator: "/")
-            return parts.count == 4 && parts[0] == "v1" && parts[1] == "cards" && parts[3] == "comments" ? .posting : .general
         }
     }
 }

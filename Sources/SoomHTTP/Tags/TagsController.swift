@@ -11,7 +11,7 @@ struct TagsController {
     let tags: TagEnvironment
     let cards: CardEnvironment
 
-    func addRoutes(optionalSession routes: RouterGroup<AppRequestContext>, authenticated: RouterGroup<AuthenticatedContext>) {
+    func addRoutes(optionalSession routes: APIRoutes<AppRequestContext>, authenticated: APIRoutes<AuthenticatedContext>) {
         routes.on("/tags/ranked", method: .get) { _, context in
             try await self.reader(context).respond(to: .ranked, context: context)
         }
