@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import Logging
 import NIOCore
@@ -74,5 +75,25 @@ struct ErrorMappingTests {
         let (error, lines) = self.map(Surprise())
         #expect(error == .internalError)
         #expect(lines.count == 1 && lines[0].contains("\"level\":\"error\"") && lines[0].contains("unexpected error"))
+    }
+
+    @Test("an error that passed a limited route keeps its own mapping and headers, the route's after them")
+    func headered() {
+        let wrapped = HeaderedError(error: SoomError.databaseTimeout, headers: [.rateLimitLimit: "5", .rateLimitRemaining: "4"])
+        let (error, lines) = self.map(wrapped)
+        #expect(error.status == .serviceUnavailable && error.code == "timeout")
+        #expect(Array(error.headers.map(\.name.rawName)) == ["Retry-After", "RateLimit-Limit", "RateLimit-Remaining"])
+        #expect(lines.count == 1, "logged once, as the error it wraps")
+        #expect(self.map(HeaderedError(error: SoomError.unauthorized, headers: [.rateLimitLimit: "5"])).0.headers[.wwwAuthenticate] == "Bearer")
+    }
+
+    @Test("an upload over its daily bytes is 429 rate_limited with Retry-After in whole seconds")
+    func overQuota() {
+        let now = Date(timeIntervalSince1970: 1000)
+        let exceeded = UploadQuotaExceeded(quota: UploadQuota(bytes: 100 * 1024 * 1024, window: 86_400), retryAt: now.addingTimeInterval(41.2))
+        let error = APIError.overQuota(exceeded, now: now)
+        #expect(error.status == .tooManyRequests && error.code == "rate_limited" && error.headers[.retryAfter] == "42")
+        #expect(error.message == "This account has uploaded its 100 MiB of pictures for 24 hours; try again in 42 seconds.")
+        #expect(self.map(exceeded).0.code == "rate_limited")
     }
 }

@@ -17,10 +17,6 @@ struct CardReactor: Reactor {
         case stored(Card)
         /// An `Idempotency-Key` replayed the first card: nothing was stored or counted again.
         case replayed(Card)
-        /// Storing the card raised these tags' usage counts.
-        case tagsCounted([String])
-        /// Storing the comment card raised its parent's comment count.
-        case commentCounted(parentID: UUID)
         case loaded(Card)
         case deleted(UUID)
         case likeSet(LikeState)
@@ -39,28 +35,17 @@ struct CardReactor: Reactor {
         case like(LikeState)
         /// `202`: the report is taken; whether it hid the card is not the reporter's business.
         case reportAccepted
-        /// The answer with nothing to show: `404` for a card not found or not liked, `500` for a
-        /// post that stored nothing (`PostCard` returns a card or throws, so only a fault leaves it).
-        case error(APIError)
     }
 
     let caller: Authenticate.Caller
     let cards: CardEnvironment
 
-    func initialState(for action: Action) -> State {
-        switch action {
-        case .post: .error(.internalError)
-        case .show, .like: .error(SoomError.cardNotFound.apiError)
-        case .delete: .deleted
-        case .report: .reportAccepted
-        }
-    }
-
     func mutate(action: Action) async throws -> [Mutation] {
         let viewer = self.caller.account.id
         switch action {
         case .post(let draft, let parentID, let key):
-            return Self.mutations(of: try await PostCard(self.cards)(by: self.caller.account, parentID: parentID, draft: draft, idempotencyKey: key))
+            let posted = try await PostCard(self.cards)(by: self.caller.account, parentID: parentID, draft: draft, idempotencyKey: key)
+            return [posted.replayed ? .replayed(posted.card) : .stored(posted.card)]
         case .show(let id):
             return [.loaded(try await ShowCard(self.cards)(id, viewer: viewer))]
         case .delete(let id):
@@ -73,24 +58,15 @@ struct CardReactor: Reactor {
         }
     }
 
-    /// What posting did: the card stored, then its tags and its parent counted; or a replay, which did nothing again.
-    static func mutations(of posted: PostedCard) -> [Mutation] {
-        guard !posted.replayed else { return [.replayed(posted.card)] }
-        var mutations: [Mutation] = [.stored(posted.card)]
-        if !posted.countedTags.isEmpty { mutations.append(.tagsCounted(posted.countedTags)) }
-        if let parentID = posted.countedOnParent { mutations.append(.commentCounted(parentID: parentID)) }
-        return mutations
-    }
-
-    static func reduce(state: State, mutation: Mutation) -> State {
+    static func reduce(state: State?, mutation: Mutation) -> State? {
         switch mutation {
         case .stored(let card), .replayed(let card): .posted(card)
         case .loaded(let card): .card(card)
         case .deleted: .deleted
         case .likeSet(let like): .like(like)
         case .reported: .reportAccepted
-        // The answer shows neither: the card answered is the same, and a report's outcome is not the reporter's business.
-        case .tagsCounted, .commentCounted, .hidden: state
+        // A report's outcome is not the reporter's business: the answer stays the report's.
+        case .hidden: state
         }
     }
 
@@ -100,13 +76,13 @@ struct CardReactor: Reactor {
         case .likeSet(let like) where like.liked: .like
         case .reported: .report
         case .hidden: .cardHidden
-        case .replayed, .tagsCounted, .commentCounted, .loaded, .deleted, .likeSet: nil
+        case .replayed, .loaded, .deleted, .likeSet: nil
         }
     }
 }
 
 extension CardReactor.State: ResponseState {
-    func response() throws -> Response {
+    func response() -> Response {
         switch self {
         case .posted(let card):
             return JSON.response(.created, writing: CardBody(card: card), headers: [.location: "/v1/cards/\(card.id.uuidString.lowercased())"])
@@ -115,11 +91,9 @@ extension CardReactor.State: ResponseState {
         case .deleted:
             return Response(status: .noContent)
         case .like(let like):
-            return try JSON.response(.ok, LikeBody(liked: like.liked, likeCount: like.likeCount))
+            return JSON.response(.ok, writing: LikeBody(like: like), capacity: 64)
         case .reportAccepted:
             return Response(status: .accepted)
-        case .error(let error):
-            return try error.response()
         }
     }
 }

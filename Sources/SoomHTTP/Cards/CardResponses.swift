@@ -204,7 +204,15 @@ struct SharedCardsJSON: Sendable {
 }
 
 /// `{"liked","likeCount"}`.
-struct LikeBody: Encodable, Equatable {
-    let liked: Bool
-    let likeCount: Int
+struct LikeBody: JSONWritable, Equatable {
+    let like: LikeState
+
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("liked")
+        writer.bool(self.like.liked)
+        writer.key("likeCount")
+        writer.int(self.like.likeCount)
+        writer.endObject()
+    }
 }

@@ -6,18 +6,9 @@ import NIOCore
     import Glibc
 #endif
 
-/// The JSON conventions of the contract: RFC 3339 UTC times with milliseconds.
+/// The JSON conventions of the contract: RFC 3339 UTC times with milliseconds. Bodies are written
+/// with `JSONWriter` (`JSON.response(_:writing:)`); requests are decoded with `decoder`.
 enum JSON {
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(JSON.timestamp(date))
-        }
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return encoder
-    }()
-
     static let decoder = JSONDecoder()
 
     /// `2026-11-22T03:18:16.123Z`: RFC 3339, UTC, milliseconds (truncated).
@@ -63,13 +54,5 @@ enum JSON {
         bytes.append(UInt8(ascii: "."))
         put(milliseconds, 3)
         bytes.append(UInt8(ascii: "Z"))
-    }
-
-    /// A JSON response with the contract's content type.
-    static func response(_ status: HTTPResponse.Status, _ body: some Encodable, headers: HTTPFields = [:]) throws -> Response {
-        let data = try Self.encoder.encode(body)
-        var headers = headers
-        headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

@@ -1,5 +1,6 @@
+import Foundation
 import Hummingbird
-import NIOCore
+import SoomDomain
 
 /// An error as the contract shows it: an HTTP status and
 /// `{"error": {"code": "snake_case", "message": "…", "field"?: "…", …extra}}`.
@@ -31,38 +32,41 @@ public struct APIError: HTTPResponseError, Sendable, Equatable {
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        try self.response()
+        self.response()
     }
 
-    func response() throws -> Response {
-        try JSON.response(
-            self.status, Envelope(error: Body(code: self.code, message: self.message, field: self.field, extra: self.extra)),
-            headers: self.headers)
+    /// The answer: the status, the headers, and the JSON body.
+    func response() -> Response {
+        JSON.response(self.status, writing: Body(error: self), capacity: 256, headers: self.headers)
     }
 
-    private struct Envelope: Encodable {
-        let error: Body
+    /// This error with `headers` after its own (a limited route's `RateLimit-*`).
+    func adding(_ headers: HTTPFields) -> APIError {
+        APIError(self.status, code: self.code, message: self.message, field: self.field, extra: self.extra, headers: self.headers + headers)
     }
 
-    private struct Body: Encodable {
-        let code: String
-        let message: String
-        let field: String?
-        let extra: [String: String]
+    /// `{"error": {"code", "message", "field"?, …extra}}`; `field` only when there is one.
+    struct Body: JSONWritable {
+        let error: APIError
 
-        struct Key: CodingKey {
-            var stringValue: String
-            var intValue: Int? { nil }
-            init(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: Key.self)
-            try container.encode(self.code, forKey: Key(stringValue: "code"))
-            try container.encode(self.message, forKey: Key(stringValue: "message"))
-            try container.encodeIfPresent(self.field, forKey: Key(stringValue: "field"))
-            for (key, value) in self.extra { try container.encode(value, forKey: Key(stringValue: key)) }
+        func write(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.key("error")
+            writer.beginObject()
+            writer.key("code")
+            writer.string(self.error.code)
+            writer.key("message")
+            writer.string(self.error.message)
+            if let field = self.error.field {
+                writer.key("field")
+                writer.string(field)
+            }
+            for (key, value) in self.error.extra {
+                writer.key(key)
+                writer.string(value)
+            }
+            writer.endObject()
+            writer.endObject()
         }
     }
 }
@@ -87,6 +91,18 @@ extension APIError {
     static let timeout = APIError(
         .serviceUnavailable, code: "timeout", message: "The request could not finish within 10 seconds and had no effect; try again.",
         headers: [.retryAfter: "5"])
+
+    /// `429 rate_limited` with `Retry-After` for an upload over its account's daily bytes: the same
+    /// answer as the upload count's limit, so a client waits the same way.
+    static func overQuota(_ exceeded: UploadQuotaExceeded, now: Date) -> APIError {
+        let seconds = max(1, Int(exceeded.retryAt.timeIntervalSince(now).rounded(.up)))
+        let mebibytes = exceeded.quota.bytes / (1024 * 1024)
+        let hours = Int(exceeded.quota.window / 3600)
+        return APIError(
+            .tooManyRequests, code: "rate_limited",
+            message: "This account has uploaded its \(mebibytes) MiB of pictures for \(hours) hours; try again in \(seconds) seconds.",
+            headers: [.retryAfter: "\(seconds)"])
+    }
 
     static let internalError = APIError(
         .internalServerError, code: "internal_error", message: "Something went wrong on our side. It has been logged.")

@@ -1,27 +1,35 @@
+import Foundation
 import Hummingbird
 import Logging
 import NIOCore
 import NIOHTTP1
 import SoomDomain
 
-/// Turns every error into the contract's JSON error, so that nothing leaves the server as a bare
-/// status or an HTML page: domain errors map themselves, framework errors (unknown route, body
-/// too large) get the contract's codes, an unreachable database is `503 database_unavailable`
-/// (the data layer reports its failures as `SoomError`s), and anything unexpected is logged and
-/// becomes `500 internal_error`.
+/// The one place an error becomes an answer: the contract's JSON error, so that nothing leaves
+/// the server as a bare status or an HTML page. Handlers, reactors and other middleware just
+/// throw. Domain errors map themselves (`SoomError.apiError`), framework errors (unknown route,
+/// body too large) get the contract's codes, an unreachable database is `503
+/// database_unavailable` (the data layer reports its failures as `SoomError`s), an error that
+/// passed a limited route brings that route's headers (`HeaderedError`), and anything unexpected
+/// is logged and becomes `500 internal_error`.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch {
-            return try Self.apiError(for: error, logger: context.logger).response()
+            return Self.apiError(for: error, logger: context.logger).response()
         }
     }
 
+    /// The contract's error for `error`, logged where it says something about the server.
     static func apiError(for error: any Error, logger: Logger) -> APIError {
         switch error {
         case let error as APIError:
             return error
+        case let error as HeaderedError:
+            return Self.apiError(for: error.error, logger: logger).adding(error.headers)
+        case let exceeded as UploadQuotaExceeded:
+            return .overQuota(exceeded, now: Date())
         case let error as SoomError:
             switch error.kind {
             case .timeout:

@@ -8,7 +8,7 @@ struct FeedReactor: Reactor {
     }
 
     enum Mutation: Sendable {
-        /// `shared`: the kept page or chunks the cards were completed from, whose encoded cards can be reused.
+        /// `shared`: the kept cards or chunk entries the page was completed from, whose encoded cards can be reused.
         case pageLoaded(cards: [Card], nextCursor: String?, shared: SharedMemos? = nil)
     }
 
@@ -17,15 +17,10 @@ struct FeedReactor: Reactor {
         var cards: [Card]
         var nextCursor: String?
         var shared: SharedMemos? = nil
-
-        /// Nothing read yet: an empty page, and no next one.
-        static let empty = State(cards: [], nextCursor: nil)
     }
 
     let caller: Authenticate.Caller
     let cards: CardEnvironment
-
-    func initialState(for action: Action) -> State { .empty }
 
     func mutate(action: Action) async throws -> [Mutation] {
         switch action {
@@ -37,12 +32,12 @@ struct FeedReactor: Reactor {
 
     /// A loaded page is appended, and its cursor continues the list. The memos describe one
     /// page's cards: they are kept only while the state holds no other cards.
-    static func reduce(state: State, mutation: Mutation) -> State {
+    static func reduce(state: State?, mutation: Mutation) -> State? {
         switch mutation {
         case .pageLoaded(let cards, let nextCursor, let shared):
             // The first page (every request's only one) is taken as it is, not copied.
-            state.cards.isEmpty
-                ? State(cards: cards, nextCursor: nextCursor, shared: shared) : State(cards: state.cards + cards, nextCursor: nextCursor, shared: nil)
+            guard let state, !state.cards.isEmpty else { return State(cards: cards, nextCursor: nextCursor, shared: shared) }
+            return State(cards: state.cards + cards, nextCursor: nextCursor, shared: nil)
         }
     }
 }

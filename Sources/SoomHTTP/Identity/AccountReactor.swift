@@ -20,14 +20,10 @@ struct AccountReactor: Reactor {
     enum State: Sendable, Equatable {
         /// A new session for the account (created or moved): `201 {"account", "session"}`.
         case signedIn(SignedInAccount)
-        /// `500`: nothing registered or moved (the use cases return a session or throw, so only a fault leaves it).
-        case error(APIError)
     }
 
     let registerAccount: RegisterAccount
     let transferAccount: TransferAccount
-
-    func initialState(for action: Action) -> State { .error(.internalError) }
 
     func mutate(action: Action) async throws -> [Mutation] {
         switch action {
@@ -38,7 +34,7 @@ struct AccountReactor: Reactor {
         }
     }
 
-    static func reduce(state: State, mutation: Mutation) -> State {
+    static func reduce(state: State?, mutation: Mutation) -> State? {
         switch mutation {
         case .registered(let signedIn), .transferred(let signedIn): .signedIn(signedIn)
         case .oldDeviceSignedOut: state
@@ -51,10 +47,9 @@ struct AccountReactor: Reactor {
 }
 
 extension AccountReactor.State: ResponseState {
-    func response() throws -> Response {
+    func response() -> Response {
         switch self {
-        case .signedIn(let signedIn): try JSON.response(.created, IdentityResponses.SignedIn(signedIn))
-        case .error(let error): try error.response()
+        case .signedIn(let signedIn): JSON.response(.created, writing: IdentityResponses.SignedIn(signedIn))
         }
     }
 }

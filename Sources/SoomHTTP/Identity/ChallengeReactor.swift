@@ -14,13 +14,9 @@ struct ChallengeReactor: Reactor {
     enum State: Sendable, Equatable {
         /// `201` with the challenge.
         case issued(Challenge)
-        /// `500`: no challenge issued (`IssueChallenge` returns one or throws, so only a fault leaves it).
-        case error(APIError)
     }
 
     let issueChallenge: IssueChallenge
-
-    func initialState(for action: Action) -> State { .error(.internalError) }
 
     func mutate(action: Action) async throws -> [Mutation] {
         switch action {
@@ -28,7 +24,7 @@ struct ChallengeReactor: Reactor {
         }
     }
 
-    static func reduce(state: State, mutation: Mutation) -> State {
+    static func reduce(state: State?, mutation: Mutation) -> State? {
         switch mutation {
         case .issued(let challenge): .issued(challenge)
         }
@@ -36,10 +32,9 @@ struct ChallengeReactor: Reactor {
 }
 
 extension ChallengeReactor.State: ResponseState {
-    func response() throws -> Response {
+    func response() -> Response {
         switch self {
-        case .issued(let challenge): try JSON.response(.created, IdentityResponses.Challenge(challenge))
-        case .error(let error): try error.response()
+        case .issued(let challenge): JSON.response(.created, writing: IdentityResponses.Challenge(challenge), capacity: 256)
         }
     }
 }

@@ -5,91 +5,118 @@ import SoomDomain
 enum IdentityResponses {
     /// `Me` = `{"id","nickname","profileImage","bio","createdAt","cardCount","followerCount","followingCount","restrictedUntil"}`;
     /// `profileImage` and `restrictedUntil` are present as `null` when empty.
-    struct Me: Encodable, Equatable {
+    struct Me: JSONWritable, Equatable {
         let account: Account
 
-        enum CodingKeys: String, CodingKey {
-            case id, nickname, profileImage, bio, createdAt, cardCount, followerCount, followingCount, restrictedUntil
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.account.id.uuidString.lowercased(), forKey: .id)
-            try container.encode(self.account.nickname, forKey: .nickname)
-            try container.encode(self.account.profileImage.map(Image.init), forKey: .profileImage)
-            try container.encode(self.account.bio, forKey: .bio)
-            try container.encode(self.account.createdAt, forKey: .createdAt)
-            try container.encode(self.account.cardCount, forKey: .cardCount)
-            try container.encode(self.account.followerCount, forKey: .followerCount)
-            try container.encode(self.account.followingCount, forKey: .followingCount)
-            try container.encode(self.account.restrictedUntil, forKey: .restrictedUntil)
-        }
-    }
-
-    /// An image as cards and profiles show it: `{"kind":"default","name","url"}` or `{"kind":"upload","imageId","url"}`.
-    struct Image: Encodable, Equatable {
-        let reference: ImageReference
-
-        enum CodingKeys: String, CodingKey { case kind, name, imageId, url }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            switch self.reference {
-            case .builtIn(let name):
-                try container.encode("default", forKey: .kind)
-                try container.encode(name, forKey: .name)
-                try container.encode("/v1/images/defaults/\(name)", forKey: .url)
-            case .upload(let id):
-                try container.encode("upload", forKey: .kind)
-                try container.encode(id, forKey: .imageId)
-                try container.encode("/v1/images/\(id)", forKey: .url)
-            }
+        func write(to writer: inout JSONWriter) {
+            let account = self.account
+            writer.beginObject()
+            writer.key("id")
+            writer.uuid(account.id)
+            writer.key("nickname")
+            writer.string(account.nickname)
+            writer.key("profileImage")
+            if let image = account.profileImage { ImageBody(reference: image).write(to: &writer) } else { writer.null() }
+            writer.key("bio")
+            writer.string(account.bio)
+            writer.key("createdAt")
+            writer.timestamp(account.createdAt)
+            writer.key("cardCount")
+            writer.int(account.cardCount)
+            writer.key("followerCount")
+            writer.int(account.followerCount)
+            writer.key("followingCount")
+            writer.int(account.followingCount)
+            writer.key("restrictedUntil")
+            writer.timestamp(account.restrictedUntil)
+            writer.endObject()
         }
     }
 
     /// `{"account": Me, "session": {"token","expiresAt"}}`.
-    struct SignedIn: Encodable, Equatable {
-        let account: Me
-        let session: Session
+    struct SignedIn: JSONWritable, Equatable {
+        let signedIn: SignedInAccount
 
         init(_ signedIn: SignedInAccount) {
-            self.account = Me(account: signedIn.account)
-            self.session = Session(token: signedIn.session.token, expiresAt: signedIn.session.expiresAt)
+            self.signedIn = signedIn
         }
 
-        struct Session: Encodable, Equatable {
-            let token: String
-            let expiresAt: Date
+        func write(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.key("account")
+            Me(account: self.signedIn.account).write(to: &writer)
+            writer.key("session")
+            writer.beginObject()
+            writer.key("token")
+            writer.string(self.signedIn.session.token)
+            writer.key("expiresAt")
+            writer.timestamp(self.signedIn.session.expiresAt)
+            writer.endObject()
+            writer.endObject()
         }
     }
 
     /// `{"challengeId","nonce","expiresAt"}`.
-    struct Challenge: Encodable, Equatable {
-        let challengeId: String
-        let nonce: String
-        let expiresAt: Date
+    struct Challenge: JSONWritable, Equatable {
+        let challenge: SoomDomain.Challenge
 
         init(_ challenge: SoomDomain.Challenge) {
-            self.challengeId = challenge.id
-            self.nonce = challenge.nonce
-            self.expiresAt = challenge.expiresAt
+            self.challenge = challenge
+        }
+
+        func write(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.key("challengeId")
+            writer.string(self.challenge.id)
+            writer.key("nonce")
+            writer.string(self.challenge.nonce)
+            writer.key("expiresAt")
+            writer.timestamp(self.challenge.expiresAt)
+            writer.endObject()
         }
     }
 
     /// `{"code","expiresAt"}`.
-    struct TransferCode: Encodable, Equatable {
+    struct TransferCode: JSONWritable, Equatable {
         let code: String
         let expiresAt: Date
+
+        func write(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.key("code")
+            writer.string(self.code)
+            writer.key("expiresAt")
+            writer.timestamp(self.expiresAt)
+            writer.endObject()
+        }
     }
 
     /// `{"nickname"}`.
-    struct NicknameSuggestion: Encodable, Equatable {
+    struct NicknameSuggestion: JSONWritable, Equatable {
         let nickname: String
+
+        func write(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.key("nickname")
+            writer.string(self.nickname)
+            writer.endObject()
+        }
     }
 
     /// `{"available": bool, "reason"?}`: `reason` only when not available.
-    struct NicknameValidation: Encodable, Equatable {
+    struct NicknameValidation: JSONWritable, Equatable {
         let available: Bool
         let reason: String?
+
+        func write(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.key("available")
+            writer.bool(self.available)
+            if let reason = self.reason {
+                writer.key("reason")
+                writer.string(reason)
+            }
+            writer.endObject()
+        }
     }
 }

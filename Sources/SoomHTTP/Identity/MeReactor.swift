@@ -24,8 +24,6 @@ struct MeReactor: Reactor {
         case withdrawn
         /// `201`.
         case transferCode(IssueTransferCode.Issued)
-        /// `500`: no code issued (`IssueTransferCode` returns one or throws, so only a fault leaves it).
-        case error(APIError)
     }
 
     let caller: Authenticate.Caller
@@ -33,15 +31,6 @@ struct MeReactor: Reactor {
     let updateProfile: UpdateProfile
     let withdraw: Withdraw
     let issueTransferCode: IssueTransferCode
-
-    /// Nothing read or changed: the account as the session knows it; withdrawing answers `204`.
-    func initialState(for action: Action) -> State {
-        switch action {
-        case .show, .update: .account(self.caller.account)
-        case .withdraw: .withdrawn
-        case .issueTransferCode: .error(.internalError)
-        }
-    }
 
     func mutate(action: Action) async throws -> [Mutation] {
         switch action {
@@ -57,7 +46,7 @@ struct MeReactor: Reactor {
         }
     }
 
-    static func reduce(state: State, mutation: Mutation) -> State {
+    static func reduce(state: State?, mutation: Mutation) -> State? {
         switch mutation {
         case .loaded(let account), .updated(let account): .account(account)
         case .withdrew: .withdrawn
@@ -67,12 +56,12 @@ struct MeReactor: Reactor {
 }
 
 extension MeReactor.State: ResponseState {
-    func response() throws -> Response {
+    func response() -> Response {
         switch self {
-        case .account(let account): try JSON.response(.ok, IdentityResponses.Me(account: account))
+        case .account(let account): JSON.response(.ok, writing: IdentityResponses.Me(account: account), capacity: 512)
         case .withdrawn: Response(status: .noContent)
-        case .transferCode(let issued): try JSON.response(.created, IdentityResponses.TransferCode(code: issued.code, expiresAt: issued.expiresAt))
-        case .error(let error): try error.response()
+        case .transferCode(let issued):
+            JSON.response(.created, writing: IdentityResponses.TransferCode(code: issued.code, expiresAt: issued.expiresAt), capacity: 128)
         }
     }
 }

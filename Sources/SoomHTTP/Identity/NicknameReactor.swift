@@ -16,14 +16,10 @@ struct NicknameReactor: Reactor {
     enum State: Sendable, Equatable {
         case suggestion(Nickname)
         case validation(problem: Nickname.Problem?)
-        /// `500`: nothing suggested or checked (the use cases answer or throw, so only a fault leaves it).
-        case error(APIError)
     }
 
     let suggestNickname: SuggestNickname
     let checkNickname: CheckNickname
-
-    func initialState(for action: Action) -> State { .error(.internalError) }
 
     func mutate(action: Action) async throws -> [Mutation] {
         switch action {
@@ -32,7 +28,7 @@ struct NicknameReactor: Reactor {
         }
     }
 
-    static func reduce(state: State, mutation: Mutation) -> State {
+    static func reduce(state: State?, mutation: Mutation) -> State? {
         switch mutation {
         case .suggested(let nickname): .suggestion(nickname)
         case .checked(let problem): .validation(problem: problem)
@@ -41,14 +37,12 @@ struct NicknameReactor: Reactor {
 }
 
 extension NicknameReactor.State: ResponseState {
-    func response() throws -> Response {
+    func response() -> Response {
         switch self {
         case .suggestion(let nickname):
-            try JSON.response(.ok, IdentityResponses.NicknameSuggestion(nickname: nickname.value))
+            JSON.response(.ok, writing: IdentityResponses.NicknameSuggestion(nickname: nickname.value), capacity: 128)
         case .validation(let problem):
-            try JSON.response(.ok, IdentityResponses.NicknameValidation(available: problem == nil, reason: problem?.rawValue))
-        case .error(let error):
-            try error.response()
+            JSON.response(.ok, writing: IdentityResponses.NicknameValidation(available: problem == nil, reason: problem?.rawValue), capacity: 128)
         }
     }
 }

@@ -18,19 +18,10 @@ struct SessionReactor: Reactor {
         case signedIn(SignedInAccount)
         /// `204`.
         case signedOut
-        /// `500`: a sign-in that made no session (`SignIn` returns one or throws, so only a fault leaves it).
-        case error(APIError)
     }
 
     let signIn: SignIn
     let signOut: SignOut
-
-    func initialState(for action: Action) -> State {
-        switch action {
-        case .signIn: .error(.internalError)
-        case .signOut: .signedOut
-        }
-    }
 
     func mutate(action: Action) async throws -> [Mutation] {
         switch action {
@@ -42,7 +33,7 @@ struct SessionReactor: Reactor {
         }
     }
 
-    static func reduce(state: State, mutation: Mutation) -> State {
+    static func reduce(state: State?, mutation: Mutation) -> State? {
         switch mutation {
         case .signedIn(let signedIn): .signedIn(signedIn)
         case .signedOut: .signedOut
@@ -51,11 +42,10 @@ struct SessionReactor: Reactor {
 }
 
 extension SessionReactor.State: ResponseState {
-    func response() throws -> Response {
+    func response() -> Response {
         switch self {
-        case .signedIn(let signedIn): try JSON.response(.created, IdentityResponses.SignedIn(signedIn))
+        case .signedIn(let signedIn): JSON.response(.created, writing: IdentityResponses.SignedIn(signedIn))
         case .signedOut: Response(status: .noContent)
-        case .error(let error): try error.response()
         }
     }
 }

@@ -4,12 +4,7 @@ import SoomDomain
 /// The built-in backgrounds' bytes, compiled into the binary, with their `ETag`s (the first 128
 /// bits of their SHA-256). Made once per router, with the SHA-256 the composition root passes in.
 struct DefaultImages: Sendable {
-    struct Picture: Sendable {
-        let buffer: ByteBuffer
-        let etag: String
-    }
-
-    let pictures: [String: Picture]
+    let pictures: [String: StaticFile]
 
     /// - Parameter digest: SHA-256 in lower-case hex (`ContentDigest`).
     init(digest: ContentDigest) {
@@ -22,11 +17,11 @@ struct DefaultImages: Sendable {
             "paper-grid": PackageResources.paper_grid_png, "paper-dots": PackageResources.paper_dots_png,
         ]
         self.pictures = bytes.mapValues { bytes in
-            Picture(buffer: ByteBuffer(bytes: bytes), etag: "\"\(digest(bytes).prefix(32))\"")
+            StaticFile(buffer: ByteBuffer(bytes: bytes), contentType: "image/png", etag: "\"\(digest(bytes).prefix(32))\"")
         }
     }
 
-    func picture(named name: String) -> Picture? {
+    func picture(named name: String) -> StaticFile? {
         self.pictures[name]
     }
 }

@@ -10,12 +10,13 @@ struct ImagesController {
     let defaults: DefaultImages
 
     func addRoutes(public routes: APIRoutes<AppRequestContext>, authenticated: APIRoutes<AuthenticatedContext>) {
-        routes.on("/images/defaults", method: .get) { _, context in
-            try await self.reactor.respond(to: .listDefaults, context: context)
+        routes.on("/images/defaults", method: .get) { _, _ in
+            JSON.response(.ok, writing: DefaultImagesBody(), capacity: 2048)
         }
         routes.on("/images/defaults/{name}", method: .get) { request, context in
-            let name = context.parameters.get("name") ?? ""
-            return try await self.reactor.respond(to: .showDefault(name: name, ifNoneMatch: request.headers[.ifNoneMatch]), context: context)
+            guard let picture = self.defaults.picture(named: context.parameters.get("name") ?? "") else { throw APIError.notFound }
+            // Built-ins may change with a release: kept a day.
+            return picture.response(ifNoneMatch: request.headers[.ifNoneMatch], cacheControl: "public, max-age=86400")
         }
         routes.on("/images/{id}", method: .get) { request, context in
             try await self.reactor.respond(to: .show(try context.pathID(), ifNoneMatch: request.headers[.ifNoneMatch]), context: context)
@@ -27,7 +28,7 @@ struct ImagesController {
         }
     }
 
-    private var reactor: ImagesReactor { ImagesReactor(store: self.store, upload: self.upload, defaults: self.defaults) }
+    private var reactor: ImagesReactor { ImagesReactor(store: self.store, upload: self.upload) }
 
     /// The declared type and the body, refused as soon as it passes 5 MiB (by `Content-Length`
     /// before reading, or while streaming when the length is not declared).

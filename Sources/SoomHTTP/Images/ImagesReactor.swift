@@ -3,101 +3,53 @@ import Hummingbird
 import NIOCore
 import SoomDomain
 
-/// The contract's *Images* section: the built-in backgrounds, uploads, and serving picture bytes.
+/// The contract's *Images* section that touches storage: uploads, and serving an upload's bytes.
+/// (The built-in backgrounds are files: `ImagesController` serves them.)
 struct ImagesReactor: Reactor {
     enum Action: Sendable {
-        case listDefaults
-        case showDefault(name: String, ifNoneMatch: String?)
         case upload(owner: UUID, declared: ImageFormat, bytes: PendingUpload)
         case show(UUID, ifNoneMatch: String?)
     }
 
     enum Mutation: Sendable, Equatable {
-        case defaultsListed
-        case pictureFound(buffer: ByteBuffer, contentType: String, etag: String, immutable: Bool, notModified: Bool)
+        /// The upload's bytes, or none when the client has them already (`notModified`).
+        case pictureFound(StaticFile, notModified: Bool)
         case uploaded(StoredImage)
     }
 
     enum State: Sendable, Equatable {
-        case defaults
-        case picture(buffer: ByteBuffer, contentType: String, etag: String, immutable: Bool, notModified: Bool)
+        case picture(StaticFile, notModified: Bool)
         /// `201` with `Location`.
         case uploaded(StoredImage)
-        /// `404` for a picture not found; `500` for an upload that stored nothing (`UploadPhoto`
-        /// returns the stored image or throws, so only a fault leaves it).
-        case error(APIError)
     }
 
     let store: any ImageStore
     let upload: UploadPhoto
-    let defaults: DefaultImages
-
-    /// Nothing read: the built-in list (it is built in), no picture found.
-    func initialState(for action: Action) -> State {
-        switch action {
-        case .listDefaults: .defaults
-        case .showDefault, .show: .error(.notFound)
-        case .upload: .error(.internalError)
-        }
-    }
 
     func mutate(action: Action) async throws -> [Mutation] {
         switch action {
-        case .listDefaults:
-            return [.defaultsListed]
-        case .showDefault(let name, let ifNoneMatch):
-            guard let picture = self.defaults.picture(named: name) else { throw APIError.notFound }
-            return [
-                .pictureFound(
-                    buffer: picture.buffer, contentType: "image/png", etag: picture.etag, immutable: false,
-                    notModified: Self.matches(ifNoneMatch, picture.etag))
-            ]
         case .upload(let owner, let declared, let bytes):
-            do {
-                return [.uploaded(try await self.upload(owner: owner, declared: declared, upload: bytes))]
-            } catch let exceeded as UploadQuotaExceeded {
-                throw Self.overQuota(exceeded, now: Date())
-            }
+            return [.uploaded(try await self.upload(owner: owner, declared: declared, upload: bytes))]
         case .show(let id, let ifNoneMatch):
             switch try await self.store.load(id: id, unlessDigestIn: Self.digests(in: ifNoneMatch)) {
             case nil:
                 throw APIError.notFound
             case .notModified(let image):
                 return [
-                    .pictureFound(
-                        buffer: ByteBuffer(), contentType: image.format.contentType, etag: image.entityTag, immutable: true, notModified: true)
+                    .pictureFound(StaticFile(buffer: ByteBuffer(), contentType: image.format.contentType, etag: image.entityTag), notModified: true)
                 ]
             case .found(let image, let bytes):
-                return [
-                    .pictureFound(
-                        buffer: ByteBuffer(bytes: bytes), contentType: image.format.contentType, etag: image.entityTag, immutable: true,
-                        notModified: false)
-                ]
+                let file = StaticFile(buffer: ByteBuffer(bytes: bytes), contentType: image.format.contentType, etag: image.entityTag)
+                return [.pictureFound(file, notModified: false)]
             }
         }
     }
 
-    static func reduce(state: State, mutation: Mutation) -> State {
+    static func reduce(state: State?, mutation: Mutation) -> State? {
         switch mutation {
-        case .defaultsListed:
-            .defaults
-        case .pictureFound(let buffer, let contentType, let etag, let immutable, let notModified):
-            .picture(buffer: buffer, contentType: contentType, etag: etag, immutable: immutable, notModified: notModified)
-        case .uploaded(let image):
-            .uploaded(image)
+        case .pictureFound(let file, let notModified): .picture(file, notModified: notModified)
+        case .uploaded(let image): .uploaded(image)
         }
-    }
-
-    /// `429 rate_limited` with `Retry-After` for an upload over its account's daily bytes: the same answer
-    /// as the upload count's limit, so a client waits the same way.
-    static func overQuota(_ exceeded: UploadQuotaExceeded, now: Date) -> APIError {
-        let seconds = max(1, Int(exceeded.retryAt.timeIntervalSince(now).rounded(.up)))
-        let mebibytes = exceeded.quota.bytes / (1024 * 1024)
-        let hours = Int(exceeded.quota.window / 3600)
-        return APIError(
-            .tooManyRequests, code: "rate_limited",
-            message: "This account has uploaded its \(mebibytes) MiB of pictures for \(hours) hours; try again in \(seconds) seconds.",
-            headers: [.retryAfter: "\(seconds)"])
     }
 
     /// The digests an `If-None-Match` names (weak or strong, quoted), and `*` as itself: the
@@ -113,59 +65,62 @@ struct ImagesReactor: Reactor {
             return digest.allSatisfy(\.isHexDigit) ? String(digest) : nil
         }
     }
-
-    /// `If-None-Match` with this entity tag (or `*`).
-    static func matches(_ header: String?, _ etag: String) -> Bool {
-        guard let header else { return false }
-        return header.split(separator: ",").contains { tag in
-            let tag = tag.trimmingCharacters(in: .whitespaces)
-            return tag == "*" || tag == etag || tag == "W/" + etag
-        }
-    }
 }
 
 extension ImagesReactor.State: ResponseState {
-    func response() throws -> Response {
+    func response() -> Response {
         switch self {
-        case .defaults:
-            let items = DefaultBackground.all.map { DefaultImageBody(name: $0.name, category: $0.category, url: "/v1/images/defaults/\($0.name)") }
-            return try JSON.response(.ok, ["items": items])
-        case .picture(let buffer, let contentType, let etag, let immutable, let notModified):
-            // Uploads never change (a new upload gets a new id); built-ins may change with a release.
-            let caching = immutable ? "public, max-age=31536000, immutable" : "public, max-age=86400"
-            let headers: HTTPFields = [.eTag: etag, .cacheControl: caching]
-            if notModified { return Response(status: .notModified, headers: headers) }
-            var withType = headers
-            withType[.contentType] = contentType
-            return Response(status: .ok, headers: withType, body: .init(byteBuffer: buffer))
+        case .picture(let file, let notModified):
+            // Uploads never change: a new upload gets a new id.
+            return file.response(notModified: notModified, cacheControl: StaticFile.immutable)
         case .uploaded(let image):
             let url = "/v1/images/\(image.id.uuidString.lowercased())"
-            return try JSON.response(
-                .created,
-                UploadedImageBody(
-                    id: image.id.uuidString.lowercased(), url: url, contentType: image.format.contentType, byteCount: image.byteCount,
-                    width: image.width ?? 0, height: image.height ?? 0),
-                headers: [.location: url])
-        case .error(let error):
-            return try error.response()
+            return JSON.response(.created, writing: UploadedImageBody(image: image, url: url), capacity: 256, headers: [.location: url])
         }
     }
 }
 
-/// `{"name","category","url"}`.
-struct DefaultImageBody: Encodable, Equatable {
-    let name: String
-    let category: String
+/// `{"id","url","contentType","byteCount","width","height"}`: `byteCount` is the stored size,
+/// after the metadata was removed; an unknown size is 0.
+struct UploadedImageBody: JSONWritable, Equatable {
+    let image: StoredImage
     let url: String
+
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("id")
+        writer.uuid(self.image.id)
+        writer.key("url")
+        writer.string(self.url)
+        writer.key("contentType")
+        writer.string(self.image.format.contentType)
+        writer.key("byteCount")
+        writer.int(self.image.byteCount)
+        writer.key("width")
+        writer.int(self.image.width ?? 0)
+        writer.key("height")
+        writer.int(self.image.height ?? 0)
+        writer.endObject()
+    }
 }
 
-/// `{"id","url","contentType","byteCount","width","height"}`: `byteCount` is the stored size,
-/// after the metadata was removed.
-struct UploadedImageBody: Encodable, Equatable {
-    let id: String
-    let url: String
-    let contentType: String
-    let byteCount: Int
-    let width: Int
-    let height: Int
+/// `{"items": [{"name","category","url"}]}`: the built-in backgrounds.
+struct DefaultImagesBody: JSONWritable {
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("items")
+        writer.beginArray()
+        for background in DefaultBackground.all {
+            writer.beginObject()
+            writer.key("name")
+            writer.string(background.name)
+            writer.key("category")
+            writer.string(background.category)
+            writer.key("url")
+            writer.string("/v1/images/defaults/\(background.name)")
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+    }
 }

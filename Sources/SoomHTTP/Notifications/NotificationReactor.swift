@@ -25,14 +25,6 @@ struct NotificationReactor: Reactor {
     let caller: Authenticate.Caller
     let notifications: any NotificationRepository
 
-    /// Nothing listed: an empty page; nothing marked: `204` all the same.
-    func initialState(for action: Action) -> State {
-        switch action {
-        case .list: .page([], nextCursor: nil)
-        case .markRead, .markAllRead: .done
-        }
-    }
-
     func mutate(action: Action) async throws -> [Mutation] {
         let recipient = self.caller.account.id
         switch action {
@@ -49,17 +41,17 @@ struct NotificationReactor: Reactor {
     }
 
     /// A loaded page is appended to the list, and its cursor continues it.
-    static func reduce(state: State, mutation: Mutation) -> State {
+    static func reduce(state: State?, mutation: Mutation) -> State? {
         switch (state, mutation) {
         case (.page(let shown, _), .loaded(let items, let next)): .page(shown + items, nextCursor: next)
-        case (.done, .loaded(let items, let next)): .page(items, nextCursor: next)
+        case (_, .loaded(let items, let next)): .page(items, nextCursor: next)
         case (_, .markedRead), (_, .markedAllRead): .done
         }
     }
 }
 
 extension NotificationReactor.State: ResponseState {
-    func response() throws -> Response {
+    func response() -> Response {
         switch self {
         case .page(let items, let next):
             let body = ListBody(items: items.map(NotificationBody.init), nextCursor: next)

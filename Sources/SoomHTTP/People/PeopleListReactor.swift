@@ -23,14 +23,6 @@ struct PeopleListReactor: Reactor {
     let caller: Authenticate.Caller
     let people: PeopleEnvironment
 
-    /// Nothing listed: an empty page of the list asked for.
-    func initialState(for action: Action) -> State {
-        switch action {
-        case .people: .profiles([], nextCursor: nil)
-        case .blocks: .blocks([], nextCursor: nil)
-        }
-    }
-
     func mutate(action: Action) async throws -> [Mutation] {
         let viewer = self.caller.account.id
         switch action {
@@ -43,19 +35,20 @@ struct PeopleListReactor: Reactor {
         }
     }
 
-    /// A loaded page is appended to the list of its kind, and its cursor continues it.
-    static func reduce(state: State, mutation: Mutation) -> State {
+    /// A loaded page is appended to the list of its kind, and its cursor continues it; a page of
+    /// the other kind starts a new list.
+    static func reduce(state: State?, mutation: Mutation) -> State? {
         switch (state, mutation) {
         case (.profiles(let shown, _), .profilesLoaded(let items, let next)): .profiles(shown + items, nextCursor: next)
         case (.blocks(let shown, _), .blocksLoaded(let items, let next)): .blocks(shown + items, nextCursor: next)
-        case (.blocks, .profilesLoaded(let items, let next)): .profiles(items, nextCursor: next)
-        case (.profiles, .blocksLoaded(let items, let next)): .blocks(items, nextCursor: next)
+        case (_, .profilesLoaded(let items, let next)): .profiles(items, nextCursor: next)
+        case (_, .blocksLoaded(let items, let next)): .blocks(items, nextCursor: next)
         }
     }
 }
 
 extension PeopleListReactor.State: ResponseState {
-    func response() throws -> Response {
+    func response() -> Response {
         switch self {
         case .profiles(let items, let next):
             let body = ListBody(items: items.map(ProfileBody.init), nextCursor: next)

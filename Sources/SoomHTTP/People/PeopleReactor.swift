@@ -20,14 +20,10 @@ struct PeopleReactor: Reactor {
         case profile(Profile)
         case follow(following: Bool, followerCount: Int)
         case block(Bool)
-        /// `404`: no such account (for the use cases, the only way to do nothing without an error).
-        case error(APIError)
     }
 
     let caller: Authenticate.Caller
     let people: PeopleEnvironment
-
-    func initialState(for action: Action) -> State { .error(SoomError.accountNotVisible.apiError) }
 
     func mutate(action: Action) async throws -> [Mutation] {
         let viewer = self.caller.account.id
@@ -42,7 +38,7 @@ struct PeopleReactor: Reactor {
         }
     }
 
-    static func reduce(state: State, mutation: Mutation) -> State {
+    static func reduce(state: State?, mutation: Mutation) -> State? {
         switch mutation {
         case .profileLoaded(let profile): .profile(profile)
         case .followChanged(let following, let count): .follow(following: following, followerCount: count)
@@ -52,12 +48,11 @@ struct PeopleReactor: Reactor {
 }
 
 extension PeopleReactor.State: ResponseState {
-    func response() throws -> Response {
+    func response() -> Response {
         switch self {
         case .profile(let profile): JSON.response(.ok, writing: ProfileBody(profile: profile), capacity: 512)
-        case .follow(let following, let count): try JSON.response(.ok, FollowBody(following: following, followerCount: count))
-        case .block(let blocked): try JSON.response(.ok, BlockBody(blocked: blocked))
-        case .error(let error): try error.response()
+        case .follow(let following, let count): JSON.response(.ok, writing: FollowBody(following: following, followerCount: count), capacity: 64)
+        case .block(let blocked): JSON.response(.ok, writing: BlockBody(blocked: blocked), capacity: 64)
         }
     }
 }

@@ -30,12 +30,28 @@ struct ProfileBody: JSONWritable, Equatable {
 }
 
 /// `{"following","followerCount"}`.
-struct FollowBody: Encodable, Equatable {
+struct FollowBody: JSONWritable, Equatable {
     let following: Bool
     let followerCount: Int
+
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("following")
+        writer.bool(self.following)
+        writer.key("followerCount")
+        writer.int(self.followerCount)
+        writer.endObject()
+    }
 }
 
 /// `{"blocked"}`.
-struct BlockBody: Encodable, Equatable {
+struct BlockBody: JSONWritable, Equatable {
     let blocked: Bool
+
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("blocked")
+        writer.bool(self.blocked)
+        writer.endObject()
+    }
 }

@@ -1,11 +1,9 @@
 import Hummingbird
 
-/// A reactor state that can be sent as an HTTP response: every state is an answer, the initial
-/// one included.
+/// A reactor state that can be sent as an HTTP response: every state is an answer.
 public protocol ResponseState: Sendable {
     /// The response for this state.
-    /// - Throws: only when a body cannot be encoded.
-    func response() throws -> Response
+    func response() -> Response
 }
 
 extension Reactor where State: ResponseState {

@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Logging
 import Metrics
 import SoomDomain
 
@@ -33,17 +32,17 @@ struct RateLimitMiddleware<Context: RequestContext>: RouterMiddleware {
         let address = RateLimiter.Caller.address(RateLimiter.addressKey(forwarded ?? self.peerAddress(context) ?? "unknown"))
         guard self.sessionFollows, request.headers[.authorization] != nil else {
             let decision = self.limiter.check(kind, caller: address)
-            return try await decision.apply(kind: kind, logger: context.logger) { try await next(request, context) }
+            return try await decision.apply(kind: kind) { try await next(request, context) }
         }
         // A token: the address's limit first, counting nothing yet.
         let gate = self.limiter.check(kind, caller: address, counting: false)
-        guard gate.allowed else { return try await gate.apply(kind: kind, logger: context.logger) { try await next(request, context) } }
+        guard gate.allowed else { return try await gate.apply(kind: kind) { try await next(request, context) } }
         do {
             return try await next(request, context)
         } catch let error as SoomError where error == .unauthorized {
             // Refused at the door: the try counts against the address.
             let decision = self.limiter.check(kind, caller: address)
-            return try await decision.apply(kind: kind, logger: context.logger) { throw error }
+            return try await decision.apply(kind: kind) { throw error }
         }
     }
 
@@ -67,7 +66,7 @@ struct AccountRateLimitMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let account = self.account(context) else { return try await next(request, context) }
         let decision = self.limiter.check(self.kind, caller: .account(account))
-        return try await decision.apply(kind: self.kind, logger: context.logger) { try await next(request, context) }
+        return try await decision.apply(kind: self.kind) { try await next(request, context) }
     }
 }
 
@@ -82,8 +81,9 @@ extension RateLimiter.Decision {
     }
 
     /// `429 rate_limited` when refused; else the response of `respond`, or its error, with this
-    /// decision's headers (the contract wants them on every response of a limited route).
-    func apply(kind: RateLimits.Kind, logger: Logger, _ respond: () async throws -> Response) async throws -> Response {
+    /// decision's headers (the contract wants them on every response of a limited route). The
+    /// error is not mapped here: it leaves carrying the headers, for `ErrorMiddleware`.
+    func apply(kind: RateLimits.Kind, _ respond: () async throws -> Response) async throws -> Response {
         var headers = self.headers
         guard self.allowed else {
             RateLimitRejections.counters[kind.rawValue].increment()
@@ -95,11 +95,12 @@ extension RateLimiter.Decision {
             var response = try await respond()
             response.headers.append(contentsOf: headers)
             return response
+        } catch let error as HeaderedError {
+            throw error  // an inner limiter's headers stay
+        } catch let error as APIError where error.headers[.rateLimitLimit] != nil {
+            throw error  // an inner limiter's refusal
         } catch {
-            let api = ErrorMiddleware<AppRequestContext>.apiError(for: error, logger: logger)
-            // Headers already set by an inner limiter stay; others get this decision's.
-            let extra = api.headers[.rateLimitLimit] == nil ? headers : HTTPFields()
-            throw APIError(api.status, code: api.code, message: api.message, field: api.field, extra: api.extra, headers: api.headers + extra)
+            throw HeaderedError(error: error, headers: headers)
         }
     }
 }

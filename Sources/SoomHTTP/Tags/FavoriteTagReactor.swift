@@ -19,20 +19,10 @@ struct FavoriteTagReactor: Reactor {
     enum State: Sendable, Equatable {
         case favorite(Bool)
         case list([TagUsage])
-        /// `500`: no flag set (`FavoriteTag` answers or throws, so only a fault leaves it).
-        case error(APIError)
     }
 
     let caller: Authenticate.Caller
     let tags: TagEnvironment
-
-    /// Nothing listed: no favourites.
-    func initialState(for action: Action) -> State {
-        switch action {
-        case .set: .error(.internalError)
-        case .list: .list([])
-        }
-    }
 
     func mutate(action: Action) async throws -> [Mutation] {
         let account = self.caller.account.id
@@ -45,7 +35,7 @@ struct FavoriteTagReactor: Reactor {
     }
 
     /// Listed tags join the list.
-    static func reduce(state: State, mutation: Mutation) -> State {
+    static func reduce(state: State?, mutation: Mutation) -> State? {
         switch (state, mutation) {
         case (_, .favoriteSet(let favorite)): .favorite(favorite)
         case (.list(let shown), .listed(let items)): .list(shown + items)
@@ -55,11 +45,10 @@ struct FavoriteTagReactor: Reactor {
 }
 
 extension FavoriteTagReactor.State: ResponseState {
-    func response() throws -> Response {
+    func response() -> Response {
         switch self {
-        case .favorite(let favorite): try JSON.response(.ok, FavoriteBody(favorite: favorite))
+        case .favorite(let favorite): JSON.response(.ok, writing: FavoriteBody(favorite: favorite), capacity: 64)
         case .list(let items): JSON.response(.ok, writing: TagListBody(items: items.map(TagUsageBody.init)), capacity: 64 + items.count * 48)
-        case .error(let error): try error.response()
         }
     }
 }

@@ -26,15 +26,6 @@ struct TagReactor: Reactor {
     let caller: Authenticate.Caller?
     let tags: TagEnvironment
 
-    /// Nothing read: no tags; for one tag, the tag as asked, unused and no favourite (`ShowTag`
-    /// answers for unused tags too).
-    func initialState(for action: Action) -> State {
-        switch action {
-        case .ranked, .search: .list([])
-        case .show(let name): .tag(TagDetail(name: name, usageCount: 0, isFavorite: false))
-        }
-    }
-
     func mutate(action: Action) async throws -> [Mutation] {
         switch action {
         case .ranked:
@@ -47,20 +38,20 @@ struct TagReactor: Reactor {
     }
 
     /// Listed tags join the list.
-    static func reduce(state: State, mutation: Mutation) -> State {
+    static func reduce(state: State?, mutation: Mutation) -> State? {
         switch (state, mutation) {
         case (.list(let shown), .listed(let items)): .list(shown + items)
-        case (.tag, .listed(let items)): .list(items)
+        case (_, .listed(let items)): .list(items)
         case (_, .loaded(let detail)): .tag(detail)
         }
     }
 }
 
 extension TagReactor.State: ResponseState {
-    func response() throws -> Response {
+    func response() -> Response {
         switch self {
         case .list(let items): JSON.response(.ok, writing: TagListBody(items: items.map(TagUsageBody.init)), capacity: 64 + items.count * 48)
-        case .tag(let detail): try JSON.response(.ok, TagDetailBody(detail))
+        case .tag(let detail): JSON.response(.ok, writing: TagDetailBody(detail), capacity: 128)
         }
     }
 }

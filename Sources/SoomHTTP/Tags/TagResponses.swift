@@ -36,19 +36,33 @@ struct TagListBody: JSONWritable, Equatable {
 }
 
 /// `{"name","usageCount","isFavorite"}`.
-struct TagDetailBody: Encodable, Equatable {
-    let name: String
-    let usageCount: Int
-    let isFavorite: Bool
+struct TagDetailBody: JSONWritable, Equatable {
+    let detail: TagDetail
 
     init(_ detail: TagDetail) {
-        self.name = detail.name
-        self.usageCount = detail.usageCount
-        self.isFavorite = detail.isFavorite
+        self.detail = detail
+    }
+
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("name")
+        writer.string(self.detail.name)
+        writer.key("usageCount")
+        writer.int(self.detail.usageCount)
+        writer.key("isFavorite")
+        writer.bool(self.detail.isFavorite)
+        writer.endObject()
     }
 }
 
 /// `{"favorite": bool}`.
-struct FavoriteBody: Encodable, Equatable {
+struct FavoriteBody: JSONWritable, Equatable {
     let favorite: Bool
+
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("favorite")
+        writer.bool(self.favorite)
+        writer.endObject()
+    }
 }

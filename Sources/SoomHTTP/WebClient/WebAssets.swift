@@ -11,13 +11,6 @@ import SoomDomain
 /// `/`, names that version; it is the one document revalidated on every load (by its `ETag`).
 /// Made once per router, with the SHA-256 the composition root passes in.
 struct WebAssets: Sendable {
-    struct Asset: Sendable {
-        let buffer: ByteBuffer
-        let contentType: String
-        /// A strong entity tag: the first 128 bits of the body's SHA-256, quoted.
-        let etag: String
-    }
-
     /// The files by name. A file added to `Resources/web` must be listed here too (a test checks).
     static let sources: [(name: String, bytes: [UInt8])] = [
         ("index.html", PackageResources.index_html), ("styles.css", PackageResources.styles_css), ("views.css", PackageResources.views_css),
@@ -33,9 +26,9 @@ struct WebAssets: Sendable {
     /// The release's version: 16 hex digits of the SHA-256 over every file's name and bytes.
     let version: String
     /// `/app/<version>/<name>`'s files (index.html included, as it is in the folder).
-    let files: [String: Asset]
+    let files: [String: StaticFile]
     /// The document at `/`: index.html with this release's base path filled in.
-    let index: Asset
+    let index: StaticFile
 
     /// - Parameter digest: SHA-256 in lower-case hex (`ContentDigest`).
     init(digest: ContentDigest) {
@@ -67,9 +60,9 @@ struct WebAssets: Sendable {
         }
     }
 
-    /// The first 128 bits of the SHA-256 are its first 32 hex digits.
-    private static func asset(_ bytes: [UInt8], contentType: String, digest: ContentDigest) -> Asset {
-        Asset(buffer: ByteBuffer(bytes: bytes), contentType: contentType, etag: "\"\(digest(bytes).prefix(32))\"")
+    /// The entity tag is the first 128 bits of the SHA-256: its first 32 hex digits.
+    private static func asset(_ bytes: [UInt8], contentType: String, digest: ContentDigest) -> StaticFile {
+        StaticFile(buffer: ByteBuffer(bytes: bytes), contentType: contentType, etag: "\"\(digest(bytes).prefix(32))\"")
     }
 
     /// The headers every web client response carries: nothing from another origin may load

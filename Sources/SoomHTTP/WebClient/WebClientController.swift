@@ -1,21 +1,24 @@
 import Hummingbird
 
-/// The web client (contract: *Operations*): its page at `/` and its files under `/app/`.
+/// The web client (contract: *Operations*): its page at `/` and its files under `/app/`, as
+/// they are built in (see `WebAssets`), each with the client's security headers.
 struct WebClientController {
     let assets: WebAssets
 
     func addRoutes(to routes: RouterGroup<AppRequestContext>) {
-        routes.on("/", method: .get) { request, context in
-            try await self.reactor.run(.showPage(ifNoneMatch: request.headers[.ifNoneMatch]), logger: context.logger).response(from: self.assets)
+        // The page names this release's files: revalidated on every load.
+        routes.on("/", method: .get) { request, _ in
+            self.assets.index.response(ifNoneMatch: request.headers[.ifNoneMatch], cacheControl: "no-cache", headers: WebAssets.securityHeaders)
         }
         routes.on("/app/{version}/{file}", method: .get) { request, context in
-            let version = context.parameters.get("version") ?? ""
-            let file = context.parameters.get("file") ?? ""
-            return try await self.reactor.run(
-                .showFile(version: version, name: file, ifNoneMatch: request.headers[.ifNoneMatch]), logger: context.logger
-            ).response(from: self.assets)
+            let name = context.parameters.get("file") ?? ""
+            guard let file = self.assets.files[name], name != "index.html" else { throw APIError.notFound }
+            // Another release's version still gets today's file (during a rolling update a page
+            // from one instance may ask another), but not cached for long.
+            let current = context.parameters.get("version") == self.assets.version
+            return file.response(
+                ifNoneMatch: request.headers[.ifNoneMatch], cacheControl: current ? StaticFile.immutable : "no-cache",
+                headers: WebAssets.securityHeaders)
         }
     }
-
-    private var reactor: WebClientReactor { WebClientReactor(assets: self.assets) }
 }

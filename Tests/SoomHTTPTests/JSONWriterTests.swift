@@ -160,4 +160,13 @@ struct JSONWriterTests {
         CardListBody(cards: [plain, card], nextCursor: nil).write(to: &plainly)
         #expect(mismatched.bytes == plainly.bytes)
     }
+
+    @Test("times are RFC 3339 UTC with milliseconds, truncated, also before 1970 and at leap days")
+    func timestamps() {
+        #expect(JSON.timestamp(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
+        #expect(JSON.timestamp(Date(timeIntervalSince1970: 1_795_346_296.1239)) == "2026-11-22T11:18:16.123Z")
+        #expect(JSON.timestamp(Date(timeIntervalSince1970: 951_782_400.5)) == "2000-02-29T00:00:00.500Z")
+        #expect(JSON.timestamp(Date(timeIntervalSince1970: -0.001)) == "1969-12-31T23:59:59.999Z")
+        #expect(JSON.timestamp(Date(timeIntervalSince1970: 253_402_300_799.999)) == "9999-12-31T23:59:59.999Z")
+    }
 }
