@@ -109,28 +109,8 @@ struct JSONWriterTests {
         CardListBody(cards: [], nextCursor: nil).write(to: &empty)
         #expect(String(buffer: empty.buffer) == #"{"items":[],"nextCursor":null}"#)
 
-        // A kept shared page's cards, written once into its memo and completed per reader, are
-        // byte for byte what writing each card gives, for every reader's flags.
-        let memo = JSONMemo<SharedCardsJSON>()
-        for viewer in [card.author.id, plain.author.id, UUID()] {
-            let page = [card, plain].map { $0.seen(by: viewer, liked: $0.id == card.id && viewer == plain.author.id) }
-            var direct = JSONWriter()
-            CardListBody(cards: page, nextCursor: "abc").write(to: &direct)
-            var fromMemo = JSONWriter()
-            CardListBody(cards: page, nextCursor: "abc", shared: .page(memo)).write(to: &fromMemo)
-            #expect(fromMemo.bytes == direct.bytes)
-        }
-        #expect(memo.value { SharedCardsJSON([]) }.ids == [card.id, plain.id], "the first reader's write filled the memo")
-        // A memo made for other cards is not used.
-        var other = JSONWriter()
-        CardListBody(cards: [plain], nextCursor: nil, shared: .page(memo)).write(to: &other)
-        var expected = JSONWriter()
-        CardListBody(cards: [plain], nextCursor: nil).write(to: &expected)
-        #expect(other.bytes == expected.bytes)
-        #expect(try Self.parse(other) is [String: Any])
-
-        // Nearby cards from kept chunk entries: each card's common members are written once into
-        // its entry's memo; each reader's distance and flags (and a count their own like made
+        // Cards from kept cards or nearby chunk entries: each card's common members are written
+        // once into its memo; each reader's distance and flags (and a count their own like made
         // newer) are their own, and the bytes are what writing each card gives.
         let memos = [JSONMemo<SharedCardJSON>(), JSONMemo<SharedCardJSON>()]
         let readers: [(UUID, Double, Int?)] = [(card.author.id, 300, nil), (plain.author.id, 2_000, card.likeCount + 1), (UUID(), 100, nil)]

@@ -8,20 +8,14 @@ struct CardBody: JSONWritable, Equatable {
     let card: Card
 
     func write(to writer: inout JSONWriter) {
-        Self.writeShared(self.card, to: &writer)
+        Self.writeCommon(self.card, to: &writer)
+        Self.writeDistance(self.card, to: &writer)
         Self.writeViewerFlags(self.card, to: &writer)
     }
 
-    /// The opening brace and every member that is the same for all readers, the object left open.
-    /// (Members come in this order so that a shared page's cards can be written once for all its
-    /// readers; JSON objects are unordered.)
-    static func writeShared(_ card: Card, to writer: inout JSONWriter) {
-        Self.writeCommon(card, to: &writer)
-        Self.writeDistance(card, to: &writer)
-    }
-
-    /// `writeShared` without `distanceMeters`: what is the same for every reader of a nearby card
-    /// (each reader's distance is their own).
+    /// The opening brace and every member that is the same for all readers, the object left open
+    /// (a nearby card's distance is each reader's own). Members come in this order so that a kept
+    /// card's shared part can be written once for all its readers; JSON objects are unordered.
     static func writeCommon(_ card: Card, to writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("id")
@@ -124,7 +118,7 @@ struct ImageBody: JSONWritable, Equatable {
 struct CardListBody: JSONWritable, Equatable {
     let cards: [Card]
     let nextCursor: String?
-    /// The memos of the kept shared page or nearby chunks these cards were completed from: each
+    /// The memos of the kept cards or nearby chunk entries these cards were completed from: each
     /// card's shared members are written once, kept there, and copied for every reader.
     var shared: SharedMemos? = nil
 
@@ -133,7 +127,6 @@ struct CardListBody: JSONWritable, Equatable {
 
     func write(to writer: inout JSONWriter) {
         switch self.shared {
-        case .page(let memo): self.write(fromPage: memo, to: &writer)
         case .cards(let memos) where memos.count == self.cards.count:
             ListJSON.write(self.cards.indices, nextCursor: self.nextCursor, to: &writer) { index, writer in
                 let card = self.cards[index]
@@ -151,27 +144,9 @@ struct CardListBody: JSONWritable, Equatable {
             ListJSON.write(self.cards, nextCursor: self.nextCursor, to: &writer) { CardBody(card: $0).write(to: &$1) }
         }
     }
-
-    private func write(fromPage shared: any SharedMemo, to writer: inout JSONWriter) {
-        // A reader who liked a card on the page carries their count for it, maybe newer than the
-        // shared one: they may use the memo but not fill it.
-        let memo = shared as? JSONMemo<SharedCardsJSON>
-        let written = self.cards.contains(where: \.likedByMe) ? memo?.peek() : memo?.value { SharedCardsJSON(self.cards) }
-        // The memo belongs to the page these cards came from; the check costs a comparison of IDs.
-        guard let written, written.ids.elementsEqual(self.cards.lazy.map(\.id)) else {
-            return ListJSON.write(self.cards, nextCursor: self.nextCursor, to: &writer) { CardBody(card: $0).write(to: &$1) }
-        }
-        ListJSON.write(self.cards.indices, nextCursor: self.nextCursor, to: &writer) { index, writer in
-            let card = self.cards[index]
-            // A reader's own like can make their count newer than the kept page's.
-            guard card.likeCount == written.likeCounts[index] else { return CardBody(card: card).write(to: &writer) }
-            writer.openObject(written.members[index])
-            CardBody.writeViewerFlags(card, to: &writer)
-        }
-    }
 }
 
-/// A nearby card's members as `CardBody.writeCommon` writes them, kept in its chunk entry's `JSONMemo`.
+/// A kept card's or nearby entry's shared members as `CardBody.writeCommon` writes them, kept in its `JSONMemo`.
 struct SharedCardJSON: Sendable {
     let id: UUID
     let likeCount: Int
@@ -183,23 +158,6 @@ struct SharedCardJSON: Sendable {
         var writer = JSONWriter(capacity: 768)
         CardBody.writeCommon(card, to: &writer)
         self.members = writer.bytes
-    }
-}
-
-/// A shared page's cards as `CardBody.writeShared` writes them, kept in the page's `JSONMemo`.
-struct SharedCardsJSON: Sendable {
-    let ids: [UUID]
-    let likeCounts: [Int]
-    let members: [[UInt8]]
-
-    init(_ cards: [Card]) {
-        self.ids = cards.map(\.id)
-        self.likeCounts = cards.map(\.likeCount)
-        self.members = cards.map { card in
-            var writer = JSONWriter(capacity: 768)
-            CardBody.writeShared(card, to: &writer)
-            return writer.bytes
-        }
     }
 }
 

@@ -1,7 +1,7 @@
 import SoomDomain
 import Synchronization
 
-/// The encoded JSON of one kept shared page or nearby card, kept with it in `FeedPageCache` (a
+/// The encoded JSON of one kept card or nearby chunk entry, kept with it in `FeedPageCache` (a
 /// `SharedMemo`): written by its first reader, copied by the others.
 final class JSONMemo<Encoded: Sendable>: SharedMemo {
     private let stored = Mutex<Encoded?>(nil)
@@ -25,7 +25,7 @@ final class JSONMemo<Encoded: Sendable>: SharedMemo {
 }
 
 extension SharedMemoMaker {
-    /// The memos `CardListBody` uses: a kept page's cards (`SharedCardsJSON`) and a kept nearby
-    /// card (`SharedCardJSON`), each encoded once for all their readers.
-    public static let encodedCards = SharedMemoMaker(page: { JSONMemo<SharedCardsJSON>() }, card: { JSONMemo<SharedCardJSON>() })
+    /// The memos `CardListBody` uses: a kept card's or nearby entry's shared members
+    /// (`SharedCardJSON`), encoded once for all their readers.
+    public static let encodedCards = SharedMemoMaker(card: { JSONMemo<SharedCardJSON>() })
 }

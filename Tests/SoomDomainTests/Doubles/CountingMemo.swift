@@ -10,6 +10,6 @@ final class CountingMemo: SharedMemo {
         self.number = Self.made.add(1, ordering: .relaxed).newValue
     }
 
-    /// Memos for every kept page and chunk entry, as SoomHTTP's are.
-    static let maker = SharedMemoMaker(page: { CountingMemo() }, card: { CountingMemo() })
+    /// Memos for every kept card and chunk entry, as SoomHTTP's are.
+    static let maker = SharedMemoMaker(card: { CountingMemo() })
 }

@@ -35,18 +35,11 @@ public struct PostCard: Sendable {
     }
 }
 
-/// A posted card, and whether it is the replay of an earlier request with the same key; with
-/// what storing it also did (see `CardRepository.create`), which a replay did not do again.
+/// A posted card, and whether it is the replay of an earlier request with the same key (which
+/// stored and counted nothing again; see `CardRepository.create`).
 public struct PostedCard: Sendable, Equatable {
     public let card: Card
     public let replayed: Bool
-
-    /// The tags whose usage count the post raised, in the card's order: all of the card's tags,
-    /// none for a replay.
-    public var countedTags: [String] { self.replayed ? [] : self.card.tags }
-    /// The card whose comment count the post raised: a comment card's parent; nil for a
-    /// top-level card or a replay.
-    public var countedOnParent: UUID? { self.replayed ? nil : self.card.parentID }
 
     public init(card: Card, replayed: Bool) {
         self.card = card
