@@ -11,19 +11,20 @@ public struct AppConfiguration: Sendable {
     public var logLevel: Logger.Level
     /// Apply pending migrations before serving (always true for `soom serve`; tests migrate a template once).
     public var migrateOnStart: Bool
-    /// Run the periodic jobs (popular ranking, story expiry) in this instance.
+    /// Run the periodic jobs (`buildApplication`'s `jobs`) in this instance.
     public var backgroundJobs: Bool
     /// How long a read of the top ten tags may be served again, in seconds (0…1; 0 = always read).
     public var tagRankingCacheLifetime: Double
     /// The longest a checked session is answered from memory, in seconds (0 = always read); see `SessionCache`.
     public var sessionCacheLifetime: Double
-    /// The longest a shared feed page (latest, a tag's) is answered from memory, in seconds (0…1;
-    /// 0 = always read); see `FeedPageCache`.
+    /// The longest what readers share (single cards, the cards the first pages of the feeds hold,
+    /// the nearby feed's chunks) is answered from memory, in seconds (0…1; 0 = always read); see
+    /// `FeedPageCache`.
     public var feedCacheLifetime: Double
-    /// Half a second: a page opened twice a second or more is read once per lifetime.
+    /// Half a second: what is opened twice a second or more is read once per lifetime.
     public static let defaultFeedCacheLifetime: Double = 0.5
-    /// The longest a viewer's marks on shared cards (their likes) are answered from memory, in
-    /// seconds (0 = read with every shared page); see `ViewerMarkCache`.
+    /// The longest a viewer's book of likes (up to 1024 likes) is answered from memory, in seconds
+    /// (0 = read with every page); see `ViewerMarkCache`.
     public var marksCacheLifetime: Double
     /// When reports hide a card and how long its author is restricted.
     public var moderation: ModerationPolicy
@@ -35,7 +36,8 @@ public struct AppConfiguration: Sendable {
     /// The bearer token `/metrics` requires; nil switches `/metrics` off (`SOOM_METRICS_TOKEN`).
     public var metricsToken: String?
     /// How long a request's database work may take before it is `503 timeout` and rolled back
-    /// (the contract's 10 seconds; tests shorten it). PostgreSQL ends statements a second earlier.
+    /// (the contract's 10 seconds; tests shorten it). PostgreSQL ends statements just before it
+    /// (`databaseForRequests`).
     public var requestDeadline: Duration = Database.defaultDeadline
     /// How long a connection may stay open without a whole request head or body part arriving
     /// (between keep-alive requests, or trickling one), `SOOM_IDLE_TIMEOUT`.
@@ -75,5 +77,16 @@ public struct AppConfiguration: Sendable {
         self.trustForwardedFor = trustForwardedFor
         self.metricsToken = metricsToken
         self.onServerRunning = nil
+    }
+}
+
+extension AppConfiguration {
+    /// The database configuration with PostgreSQL ending statements and lock waits just before the
+    /// request's deadline (see `Database`): a request gets nearly all of its time, and what
+    /// outlives it has no effect.
+    var databaseForRequests: DatabaseConfiguration {
+        var database = self.database
+        database.statementTimeout = max(self.requestDeadline * 0.95, self.requestDeadline - .milliseconds(250))
+        return database
     }
 }

@@ -14,20 +14,14 @@ import SoomHTTP
 /// and migrates on start. Production (`soom serve`) and the tests build the app through this function.
 public func buildApplication(_ configuration: AppConfiguration) throws -> some ApplicationProtocol {
     let logger = Logger.soom(level: configuration.logLevel)
-    // Nicknames are unique by their confusable skeleton: without ICU's data that rule would be
-    // weaker, silently. Refuse to start instead.
-    guard UnicodeSecurity.isAvailable else { throw StartupError(message: "ICU's confusable data (libicu) does not answer as expected") }
+    try StartupError.requireUnicodeSecurity()
     SoomMetrics.bootstrap()
     Gauge(label: "soom_db_pool_size").record(configuration.database.maximumConnections)
 
     // Data. The driver never logs below debug: at trace PostgresNIO writes every message it
     // sends and receives, bound values (keys, fingerprints, coordinates) included.
     let databaseLogger = logger.notBelow(.debug)
-    // PostgreSQL ends statements and lock waits just before the request's deadline (see Database):
-    // a request gets nearly all of its 10 seconds, and what outlives them has no effect.
-    var databaseConfiguration = configuration.database
-    databaseConfiguration.statementTimeout = max(configuration.requestDeadline * 0.95, configuration.requestDeadline - .milliseconds(250))
-    let client = PostgresClient(configuration: databaseConfiguration.clientConfiguration, backgroundLogger: databaseLogger)
+    let client = PostgresClient(configuration: configuration.databaseForRequests.clientConfiguration, backgroundLogger: databaseLogger)
     let database = Database(client: client, logger: databaseLogger, deadline: configuration.requestDeadline)
     let identityRepository = PostgresIdentityRepository(database: database)
     let sessions = SessionCache(lifetime: configuration.sessionCacheLifetime)
@@ -89,10 +83,4 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
         }
     }
     return app
-}
-
-/// A reason the server cannot start.
-public struct StartupError: Error, CustomStringConvertible {
-    public let message: String
-    public var description: String { self.message }
 }

@@ -113,11 +113,11 @@ extension Soom {
         @Option(
             name: .customLong("feed-cache"),
             help: """
-                Seconds a page of the latest feed or a tag feed, or a card as everyone sees it (details; following, \
-                an account's and popular pages), or which cards such a page holds, may be answered from memory, 0-1 \
-                (env SOOM_FEED_CACHE); 0 reads every page. Likes, blocks and follows are the reader's current ones (see \
-                --marks-cache), and this instance's own changes show at once; only other instances' new cards, counts \
-                and names may be this old.
+                Seconds what readers share may be answered from memory, 0-1 (env SOOM_FEED_CACHE); 0 reads every \
+                page: single cards as everyone sees them, which cards the first pages of the feeds hold, and the \
+                nearby feed's chunks. Likes, blocks and follows are the reader's current ones (see --marks-cache), and \
+                this instance's own changes show at once; only other instances' new cards, counts and names may be \
+                this old.
                 """)
         var feedCache: Double =
             ProcessInfo.processInfo.environment["SOOM_FEED_CACHE"].flatMap(Double.init) ?? AppConfiguration.defaultFeedCacheLifetime
@@ -125,9 +125,10 @@ extension Soom {
         @Option(
             name: .customLong("marks-cache"),
             help: """
-                Seconds a reader's marks on shared feed cards (which they liked) may be answered from memory, 0-300; 0 reads \
-                them with every shared page (env SOOM_MARKS_CACHE). A like, a block or a report reaches every instance at \
-                once through PostgreSQL notifications; this is only the upper bound.
+                Seconds a reader's book of likes (every card they liked, up to 1024 likes; a reader with more is read \
+                every time) may be answered from memory, 0-300; 0 reads it with every page (env SOOM_MARKS_CACHE). A \
+                like, a block or a report reaches every instance at once through PostgreSQL notifications; this is \
+                only the upper bound.
                 """)
         var marksCache: Int = ProcessInfo.processInfo.environment["SOOM_MARKS_CACHE"].flatMap(Int.init) ?? 60
 
