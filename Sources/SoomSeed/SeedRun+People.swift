@@ -5,14 +5,8 @@ import SoomData
 // and written after the likes; favourite tags are chosen inside the writing transaction, among the
 // `tags` rows that exist by then (the seeded cards' tags included).
 extension SeedRun {
-    /// Popularity rank `r` (1 = most followed) → position in the `people` array (oldest first).
-    /// A bijection on 1…accounts: rank 1 is the oldest account, the others are scattered over
-    /// accounts of all ages.
-    func followeePosition(rank: String, accounts: Int, step: Int) -> String {
-        "(1 + ((\(rank) - 1)::bigint * \(step)) % \(accounts))::int"
-    }
-
-    /// A multiplier coprime with `accounts`, so that `followeePosition` is a bijection.
+    /// A multiplier coprime with `accounts`, so that `rank → 1 + (rank - 1) * step mod accounts`
+    /// (`followsStatement`) is a bijection.
     static func followStep(accounts: Int) -> Int {
         guard accounts > 1 else { return 1 }
         func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
@@ -45,17 +39,13 @@ extension SeedRun {
         // Everyone else follows the most followed account (rank 1, position 1).
         let star = min(target, people - 1)
         for (low, high) in self.chunks(2...(star + 1)) {
-            var sql = SQLBuilder()
-            let anchor = sql.bind(self.anchor)
             try await self.execute(
-                sql.query(
-                    """
-                    WITH \(self.accountArrays)
-                    INSERT INTO seed_follows (follower_id, followee_id, created_at)
-                    SELECT (SELECT ids FROM people)[g], (SELECT ids FROM people)[1],
-                           \(self.followTime(anchor: anchor, follower: "g", followee: "1"))
-                    FROM generate_series(\(low), \(high)) AS g
-                    """))
+                """
+                WITH \(given: self.anchor), \(unescaped: self.accountArrays)
+                INSERT INTO seed_follows (follower_id, followee_id, created_at)
+                SELECT (SELECT ids FROM people)[g], (SELECT ids FROM people)[1], \(unescaped: Self.followTime(follower: "g", followee: "1"))
+                FROM generate_series(\(low)::int, \(high)::int) AS g
+                """)
             self.progress(.progress(.follows, done: high - 1, total: target))
         }
         var staged = star
@@ -65,8 +55,7 @@ extension SeedRun {
         let chunk = max(self.plan.chunkSize, 500_000)
         while staged < target {
             let attempt = min(chunk, target - staged)
-            try await self.execute(
-                self.followsStatement(count: attempt, step: step, into: "INSERT INTO seed_follows (follower_id, followee_id, created_at)"))
+            try await self.execute(self.followsStatement(count: attempt, step: step))
             staged += attempt
             self.progress(.progress(.follows, done: staged, total: target))
         }
@@ -85,34 +74,28 @@ extension SeedRun {
         var idleRounds = 0
         while staged < target && idleRounds < 3 {
             let attempt = min(chunk, target - staged)
-            let inserted = try await self.count(
-                self.followsStatement(
-                    count: attempt, step: step, into: "INSERT INTO seed_follows (follower_id, followee_id, created_at)",
-                    suffix: "ON CONFLICT DO NOTHING RETURNING 1"))
+            let inserted = try await self.count(self.followsStatement(count: attempt, step: step))
             staged += inserted
             self.progress(.progress(.follows, done: staged, total: target))
             idleRounds = inserted * 100 < attempt ? idleRounds + 1 : 0
         }
         if staged < target {
             // Saturated: nearly every pair is taken, so the missing ones are few enough to list.
-            var sql = SQLBuilder()
-            let anchor = sql.bind(self.anchor)
             staged += try await self.count(
-                sql.query(
-                    """
-                    WITH \(self.accountArrays), inserted AS (
-                        INSERT INTO seed_follows (follower_id, followee_id, created_at)
-                        SELECT (SELECT ids FROM people)[f], (SELECT ids FROM people)[e], \(self.followTime(anchor: anchor, follower: "f", followee: "e"))
-                        FROM generate_series(1, \(people)) AS f, generate_series(1, \(people)) AS e
-                        WHERE f <> e AND NOT EXISTS (
-                            SELECT 1 FROM seed_follows AS s
-                            WHERE s.follower_id = (SELECT ids FROM people)[f] AND s.followee_id = (SELECT ids FROM people)[e])
-                        ORDER BY random()
-                        LIMIT \(target - staged)
-                        RETURNING 1
-                    )
-                    SELECT count(*) FROM inserted
-                    """))
+                """
+                WITH \(given: self.anchor), \(unescaped: self.accountArrays), inserted AS (
+                    INSERT INTO seed_follows (follower_id, followee_id, created_at)
+                    SELECT (SELECT ids FROM people)[f], (SELECT ids FROM people)[e], \(unescaped: Self.followTime(follower: "f", followee: "e"))
+                    FROM generate_series(1, \(people)::int) AS f, generate_series(1, \(people)::int) AS e
+                    WHERE f <> e AND NOT EXISTS (
+                        SELECT 1 FROM seed_follows AS s
+                        WHERE s.follower_id = (SELECT ids FROM people)[f] AND s.followee_id = (SELECT ids FROM people)[e])
+                    ORDER BY random()
+                    LIMIT \(target - staged)
+                    RETURNING 1
+                )
+                SELECT count(*) FROM inserted
+                """)
             self.progress(.progress(.follows, done: staged, total: target))
         }
         try await self.execute("ANALYZE seed_follows")
@@ -120,34 +103,36 @@ extension SeedRun {
     }
 
     /// When `follower` started following `followee` (positions in `people`): after both accounts
-    /// exist, mostly soon after the later one joined, before `anchor` (now).
-    private func followTime(anchor: String, follower: String, followee: String) -> String {
+    /// exist, mostly soon after the later one joined, before the `given` anchor (now).
+    private static func followTime(follower: String, followee: String) -> String {
         """
         greatest((SELECT times FROM people)[\(follower)], (SELECT times FROM people)[\(followee)])
-            + (\(anchor) - greatest((SELECT times FROM people)[\(follower)], (SELECT times FROM people)[\(followee)]))
+            + ((SELECT anchor FROM given) - greatest((SELECT times FROM people)[\(follower)], (SELECT times FROM people)[\(followee)]))
               * (0.0005 + 0.9995 * power(random(), 2))
         """
     }
 
-    /// Draws `count` follows of the long tail: a followee of popularity rank 2…accounts with
-    /// density ∝ 1/rank, a uniform follower, self-follows left out. With a `suffix`
-    /// (ON CONFLICT … RETURNING), the statement answers how many rows it added.
-    private func followsStatement(count: Int, step: Int, into insert: String, suffix: String = "") throws -> PostgresQuery {
+    /// Draws `count` follows of the long tail into `seed_follows`: a followee of popularity rank
+    /// 2…accounts with density ∝ 1/rank, a uniform follower, self-follows left out. Answers how
+    /// many rows it added (once `seed_follows` has its primary key, a pair it holds is left out).
+    private func followsStatement(count: Int, step: Int) -> PostgresQuery {
         let people = self.stagedAccounts
-        var sql = SQLBuilder()
-        let anchor = sql.bind(self.anchor)
-        let rank = "(1 + least(\(people - 1), floor(exp(random() * ln(\(people))))::int))"
-        return sql.query(
+        // The followee: popularity rank r (1 = most followed) → position in `people` (oldest
+        // first), a bijection on 1…accounts: rank 1 is the oldest account, the others are
+        // scattered over accounts of all ages.
+        return """
+            WITH \(given: self.anchor), \(unescaped: self.accountArrays), d AS MATERIALIZED (
+                SELECT 1 + floor(random() * \(people))::int AS f, (1 + (r - 1) * \(step) % \(people))::int AS e
+                FROM (SELECT (1 + least(\(people - 1), floor(exp(random() * ln(\(people))))::int))::bigint AS r
+                      FROM generate_series(1, \(count)) OFFSET 0) AS g
+            ), inserted AS (
+                INSERT INTO seed_follows (follower_id, followee_id, created_at)
+                SELECT (SELECT ids FROM people)[f], (SELECT ids FROM people)[e], \(unescaped: Self.followTime(follower: "f", followee: "e"))
+                FROM d WHERE f <> e
+                ON CONFLICT DO NOTHING RETURNING 1
+            )
+            SELECT count(*) FROM inserted
             """
-            WITH \(self.accountArrays), d AS MATERIALIZED (
-                SELECT 1 + floor(random() * \(people))::int AS f, \(self.followeePosition(rank: rank, accounts: people, step: step)) AS e
-                FROM generate_series(1, \(count))
-            )\(suffix.isEmpty ? "" : ", inserted AS (")
-            \(insert)
-            SELECT (SELECT ids FROM people)[f], (SELECT ids FROM people)[e], \(self.followTime(anchor: anchor, follower: "f", followee: "e"))
-            FROM d WHERE f <> e
-            \(suffix.isEmpty ? "" : "\(suffix)\n)\nSELECT count(*) FROM inserted")
-            """)
     }
 
     /// Inserts the staged follows in primary-key order; returns how many.
@@ -157,21 +142,18 @@ extension SeedRun {
         var written = 0
         // Ranges of follower ids (random v4 uuids spread evenly), each read in primary-key order.
         for index in 0..<pieces {
-            var sql = SQLBuilder()
-            let low = sql.bind(Self.uuidBoundary(index, of: pieces))
-            let upper = index + 1 < pieces ? "AND follower_id < \(sql.bind(Self.uuidBoundary(index + 1, of: pieces)))" : ""
+            let (low, high) = Self.uuidRange(index, of: pieces)
             written += try await self.count(
-                sql.query(
-                    """
-                    WITH inserted AS (
-                        INSERT INTO follows (follower_id, followee_id, created_at)
-                        SELECT follower_id, followee_id, created_at FROM seed_follows
-                        WHERE follower_id >= \(low) \(upper)
-                        ORDER BY follower_id, followee_id
-                        RETURNING 1
-                    )
-                    SELECT count(*) FROM inserted
-                    """))
+                """
+                WITH inserted AS (
+                    INSERT INTO follows (follower_id, followee_id, created_at)
+                    SELECT follower_id, followee_id, created_at FROM seed_follows
+                    WHERE follower_id >= \(low) AND (\(high)::uuid IS NULL OR follower_id < \(high))
+                    ORDER BY follower_id, followee_id
+                    RETURNING 1
+                )
+                SELECT count(*) FROM inserted
+                """)
             self.progress(.progress(.writeFollows, done: written, total: total))
         }
         self.summary.follows = written
@@ -215,24 +197,19 @@ extension SeedRun {
         var idleRounds = 0
         while staged < target && idleRounds < 3 {
             let remaining = target - staged
-            var sql = SQLBuilder()
-            let anchor = sql.bind(self.anchor)
             try await self.execute("TRUNCATE seed_favorite_draws")
             try await self.execute(
-                sql.query(
-                    """
-                    WITH \(self.accountArrays), d AS MATERIALIZED (
-                        SELECT 1 + floor(\(people) * power(random(), 1.3))::int AS a,
-                               least(\(tagCount), floor(exp(random() * ln(\(tagCount + 1))))::int) AS rank
-                        FROM generate_series(1, \(remaining + remaining / 10 + 100))
-                    )
-                    INSERT INTO seed_favorite_draws (account_id, rank, created_at)
-                    SELECT (SELECT ids FROM people)[a], d.rank,
-                           greatest((SELECT times FROM people)[a], r.first_used)
-                               + (\(anchor) - greatest((SELECT times FROM people)[a], r.first_used)) * (0.0005 + 0.9995 * random())
-                    FROM d JOIN seed_tag_ranks AS r ON r.rank = d.rank
-                    """))
-            let inserted = try await self.count(self.keepFavorites(from: "seed_favorite_draws", limit: limit, remaining: remaining))
+                """
+                WITH \(given: self.anchor), \(unescaped: self.accountArrays), d AS MATERIALIZED (
+                    SELECT 1 + floor(\(people) * power(random(), 1.3))::int AS a,
+                           least(\(tagCount), floor(exp(random() * ln(\(tagCount + 1))))::int)::int AS rank
+                    FROM generate_series(1, \(remaining + remaining / 10 + 100))
+                )
+                INSERT INTO seed_favorite_draws (account_id, rank, created_at)
+                SELECT (SELECT ids FROM people)[a], d.rank, \(unescaped: Self.favoriteTime)
+                FROM d JOIN seed_tag_ranks AS r ON r.rank = d.rank
+                """)
+            let inserted = try await self.count(self.keepFavorites(limit: limit, remaining: remaining))
             staged += inserted
             self.progress(.progress(.favorites, done: staged, total: target))
             idleRounds = inserted * 100 < remaining ? idleRounds + 1 : 0
@@ -240,21 +217,16 @@ extension SeedRun {
         if staged < target {
             // Saturated (nearly everyone has nine, or there are few tags): each account's best-ranked
             // tags it does not have yet; 2 × limit candidates per account always leave it room.
-            var sql = SQLBuilder()
-            let anchor = sql.bind(self.anchor)
             try await self.execute("TRUNCATE seed_favorite_draws")
             try await self.execute(
-                sql.query(
-                    """
-                    WITH \(self.accountArrays)
-                    INSERT INTO seed_favorite_draws (account_id, rank, created_at)
-                    SELECT (SELECT ids FROM people)[a], r.rank,
-                           greatest((SELECT times FROM people)[a], r.first_used)
-                               + (\(anchor) - greatest((SELECT times FROM people)[a], r.first_used)) * (0.0005 + 0.9995 * random())
-                    FROM generate_series(1, \(people)) AS a, seed_tag_ranks AS r
-                    WHERE r.rank <= \(2 * limit)
-                    """))
-            staged += try await self.count(self.keepFavorites(from: "seed_favorite_draws", limit: limit, remaining: target - staged))
+                """
+                WITH \(given: self.anchor), \(unescaped: self.accountArrays)
+                INSERT INTO seed_favorite_draws (account_id, rank, created_at)
+                SELECT (SELECT ids FROM people)[a], r.rank, \(unescaped: Self.favoriteTime)
+                FROM generate_series(1, \(people)::int) AS a, seed_tag_ranks AS r
+                WHERE r.rank <= \(2 * limit)
+                """)
+            staged += try await self.count(self.keepFavorites(limit: limit, remaining: target - staged))
             self.progress(.progress(.favorites, done: staged, total: target))
         }
         if staged < target {
@@ -272,29 +244,36 @@ extension SeedRun {
         return self.summary.favorites
     }
 
-    /// Moves drawn favourites into `seed_favorites`: new (account, tag) pairs only, no account
-    /// beyond `limit`, at most `remaining` rows, chosen at random among those that fit.
-    private func keepFavorites(from draws: String, limit: Int, remaining: Int) -> PostgresQuery {
-        PostgresQuery(
-            unsafeSQL: """
-                WITH fresh AS (
-                    SELECT DISTINCT ON (d.account_id, r.key) d.account_id, r.key, r.name, d.created_at
-                    FROM \(draws) AS d JOIN seed_tag_ranks AS r ON r.rank = d.rank
-                    WHERE NOT EXISTS (SELECT 1 FROM seed_favorites AS f WHERE f.account_id = d.account_id AND f.tag_key = r.key)
-                    ORDER BY d.account_id, r.key, random()
-                ), ranked AS (
-                    SELECT fresh.*, row_number() OVER (PARTITION BY fresh.account_id ORDER BY random()) AS k, coalesce(h.n, 0) AS have
-                    FROM fresh LEFT JOIN (SELECT account_id, count(*) AS n FROM seed_favorites GROUP BY account_id) AS h
-                        ON h.account_id = fresh.account_id
-                ), inserted AS (
-                    INSERT INTO seed_favorites (account_id, tag_key, name, created_at)
-                    SELECT account_id, key, name, created_at FROM ranked
-                    WHERE k <= \(limit) - have
-                    ORDER BY random()
-                    LIMIT \(remaining)
-                    RETURNING 1
-                )
-                SELECT count(*) FROM inserted
-                """)
+    /// When the account at position `a` of `people` made the tag `r` (a `seed_tag_ranks` row) a
+    /// favourite: after the account exists and the tag was first used, before the `given` anchor.
+    private static let favoriteTime = """
+        greatest((SELECT times FROM people)[a], r.first_used)
+            + ((SELECT anchor FROM given) - greatest((SELECT times FROM people)[a], r.first_used)) * (0.0005 + 0.9995 * random())
+        """
+
+    /// Moves drawn favourites (`seed_favorite_draws`) into `seed_favorites`: new (account, tag)
+    /// pairs only, no account beyond `limit`, at most `remaining` rows, chosen at random among
+    /// those that fit.
+    private func keepFavorites(limit: Int, remaining: Int) -> PostgresQuery {
+        """
+        WITH fresh AS (
+            SELECT DISTINCT ON (d.account_id, r.key) d.account_id, r.key, r.name, d.created_at
+            FROM seed_favorite_draws AS d JOIN seed_tag_ranks AS r ON r.rank = d.rank
+            WHERE NOT EXISTS (SELECT 1 FROM seed_favorites AS f WHERE f.account_id = d.account_id AND f.tag_key = r.key)
+            ORDER BY d.account_id, r.key, random()
+        ), ranked AS (
+            SELECT fresh.*, row_number() OVER (PARTITION BY fresh.account_id ORDER BY random()) AS k, coalesce(h.n, 0) AS have
+            FROM fresh LEFT JOIN (SELECT account_id, count(*) AS n FROM seed_favorites GROUP BY account_id) AS h
+                ON h.account_id = fresh.account_id
+        ), inserted AS (
+            INSERT INTO seed_favorites (account_id, tag_key, name, created_at)
+            SELECT account_id, key, name, created_at FROM ranked
+            WHERE k <= \(limit) - have
+            ORDER BY random()
+            LIMIT \(remaining)
+            RETURNING 1
+        )
+        SELECT count(*) FROM inserted
+        """
     }
 }

@@ -71,7 +71,7 @@ extension SeedRun {
             """,
             logger: self.logger
         ).collect()[0]
-        let (accounts, cards, likes, follows) = try row.decode((Int, Int, Int, Int).self)
+        let (accounts, cards, likes, follows) = try RowCells.decode(row, Int.self, Int.self, Int.self, Int.self)
         return (accounts, cards, likes, follows)
     }
 
@@ -104,20 +104,17 @@ extension SeedRun {
     /// Inserts the uploaded backgrounds' images, then all staged cards with their counters, in
     /// `n` order; returns the cards and images written.
     mutating func writeCards() async throws -> Int {
-        var sql = SQLBuilder()
-        let png = try sql.bind(SeedVocabulary.uploadPNG)
         self.summary.images = try await self.count(
-            sql.query(
-                """
-                WITH inserted AS (
-                    INSERT INTO images (id, owner_id, content_type, byte_count, sha256, bytes, created_at)
-                    SELECT background_ref::uuid, author_id, 'image/png', octet_length(\(png)::bytea), sha256(\(png)::bytea), \(png)::bytea, created_at
-                    FROM seed_cards WHERE background_kind = 'upload'
-                    ORDER BY n
-                    RETURNING 1
-                )
-                SELECT count(*) FROM inserted
-                """))
+            """
+            WITH png AS (SELECT \(SeedVocabulary.uploadPNG)::bytea AS bytes), inserted AS (
+                INSERT INTO images (id, owner_id, content_type, byte_count, sha256, bytes, created_at)
+                SELECT background_ref::uuid, author_id, 'image/png', octet_length(png.bytes), sha256(png.bytes), png.bytes, created_at
+                FROM seed_cards, png WHERE background_kind = 'upload'
+                ORDER BY n
+                RETURNING 1
+            )
+            SELECT count(*) FROM inserted
+            """)
         let total = self.plan.cards + self.plan.comments
         var written = 0
         for (low, high) in self.chunks(1...max(total, 1)) {
@@ -177,21 +174,18 @@ extension SeedRun {
         var written = 0
         // Ranges of card ids (random v4 uuids spread evenly), each read in primary-key order.
         for index in 0..<pieces {
-            var sql = SQLBuilder()
-            let low = sql.bind(Self.uuidBoundary(index, of: pieces))
-            let upper = index + 1 < pieces ? "AND card_id < \(sql.bind(Self.uuidBoundary(index + 1, of: pieces)))" : ""
+            let (low, high) = Self.uuidRange(index, of: pieces)
             written += try await self.count(
-                sql.query(
-                    """
-                    WITH inserted AS (
-                        INSERT INTO likes (card_id, account_id, created_at)
-                        SELECT card_id, account_id, created_at FROM seed_likes
-                        WHERE card_id >= \(low) \(upper)
-                        ORDER BY card_id, account_id
-                        RETURNING 1
-                    )
-                    SELECT count(*) FROM inserted
-                    """))
+                """
+                WITH inserted AS (
+                    INSERT INTO likes (card_id, account_id, created_at)
+                    SELECT card_id, account_id, created_at FROM seed_likes
+                    WHERE card_id >= \(low) AND (\(high)::uuid IS NULL OR card_id < \(high))
+                    ORDER BY card_id, account_id
+                    RETURNING 1
+                )
+                SELECT count(*) FROM inserted
+                """)
             self.progress(.progress(.writeLikes, done: written, total: total))
         }
         self.summary.likes = written

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import SoomData
 
 /// One run on one connection (temporary tables live in its session).
 ///
@@ -46,13 +47,14 @@ struct SeedRun {
         let names = try SeedNicknames.choose(accounts: self.plan.accounts, offset: existing)
 
         // Bulk-work session: room for the temporary tables in memory, big sorts and hashes, no timeouts.
-        for setting in [
+        let settings: [PostgresQuery] = [
             "SET temp_buffers = '512MB'", "SET work_mem = '256MB'", "SET maintenance_work_mem = '512MB'", "SET statement_timeout = 0",
             "SET idle_in_transaction_session_timeout = 0", "SET synchronous_commit = off", "SET jit = off",
-        ] {
-            try await self.execute(PostgresQuery(unsafeSQL: setting))
+        ]
+        for setting in settings {
+            try await self.execute(setting)
         }
-        self.anchor = try await self.connection.query("SELECT now()", logger: self.logger).collect()[0].decode(Date.self)
+        self.anchor = try RowCells.decode(try await self.connection.query("SELECT now()", logger: self.logger).collect()[0], Date.self)
         try await self.createStagingTables()
 
         try await self.phase(.accounts, total: self.plan.accounts) { run in try await run.generateAccounts(names: names, offset: existing) }
@@ -157,8 +159,14 @@ struct SeedRun {
         }
     }
 
-    /// The uuid at `index / count` of the id space (first 8 bytes), for range chunks.
-    static func uuidBoundary(_ index: Int, of count: Int) -> UUID {
+    /// Piece `index` of `count` of the id space, for range chunks: its lowest uuid, and the lowest
+    /// of the next piece (nil for the last piece).
+    static func uuidRange(_ index: Int, of count: Int) -> (low: UUID, high: UUID?) {
+        (Self.uuidBoundary(index, of: count), index + 1 < count ? Self.uuidBoundary(index + 1, of: count) : nil)
+    }
+
+    /// The uuid at `index / count` of the id space (first 8 bytes).
+    private static func uuidBoundary(_ index: Int, of count: Int) -> UUID {
         let value = UInt64.max / UInt64(count) * UInt64(index)
         let hex = String(value, radix: 16)
         let padded = String(repeating: "0", count: 16 - hex.count) + hex
@@ -172,6 +180,6 @@ struct SeedRun {
 
     /// The first column of the first row as an `Int` (a `count(*)`), 0 when there is no row.
     func count(_ query: PostgresQuery) async throws -> Int {
-        try await self.connection.query(query, logger: self.logger).collect().first?.decode(Int.self) ?? 0
+        try await self.connection.query(query, logger: self.logger).collect().first.map { try RowCells.decode($0, Int.self) } ?? 0
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 import SoomData
 import SoomDomain
 
-/// What the generated rows are made of: words, tags, places and fixed bytes. The text builders
-/// bind their word arrays into the given `SQLBuilder` and return SQL expressions that pick from them.
+/// What the generated rows are made of: words, tags, places and fixed bytes. The text fragments
+/// pick from the word lists a statement binds once in its `given` table (`sentences`).
 enum SeedVocabulary {
     static let backgrounds = DefaultBackground.all.map(\.name)
 
@@ -68,10 +68,16 @@ enum SeedVocabulary {
     /// Most sentences a card may have in each language so that it stays within 200 characters.
     static func sentenceLimit(longest: Int) -> Int { min(4, (200 + 1) / (longest + 1)) }
 
-    /// A card's text: 72% Korean, 1–4 sentences (10–200 characters).
-    static func cardContent(_ sql: inout SQLBuilder, language: String, length: String) throws -> String {
-        let korean = try self.koreanSentence(&sql)
-        let english = try self.englishSentence(&sql)
+    /// The word lists the text fragments pick from, as `given`'s columns (`\(given: anchor, SeedVocabulary.sentences)`).
+    static let sentences: [(String, [String])] = [
+        ("korean_times", koreanTimes), ("korean_subjects", koreanSubjects), ("korean_predicates", koreanPredicates),
+        ("korean_lines", koreanLines), ("korean_replies", koreanReplies), ("english_times", englishTimes),
+        ("english_subjects", englishSubjects), ("english_capitalised", englishCapitalisedSubjects),
+        ("english_predicates", englishPredicates), ("english_lines", englishLines), ("english_replies", englishReplies),
+    ]
+
+    /// A card's text: 72% Korean, 1–4 sentences (10–200 characters). Reads `sentences` from `given`.
+    static func cardContent(language: String, length: String) -> String {
         let koreanLongest =
             self.koreanTimes.map(\.count).max()! + 1 + self.koreanSubjects.map(\.count).max()! + 1
             + self.koreanPredicates.map(\.count).max()!
@@ -85,53 +91,36 @@ enum SeedVocabulary {
             return ([sentence] + thresholds.map { "CASE WHEN \(length) >= \($0) THEN ' ' || \(sentence) ELSE '' END" }).joined(separator: " || ")
         }
         return """
-            CASE WHEN \(language) < 0.72 THEN \(paragraph(korean, limit: self.sentenceLimit(longest: max(koreanLongest, self.koreanLines.map(\.count).max()!))))
-                 ELSE \(paragraph(english, limit: self.sentenceLimit(longest: max(englishLongest, self.englishLines.map(\.count).max()!)))) END
+            CASE WHEN \(language) < 0.72 THEN \(paragraph(self.koreanSentence, limit: self.sentenceLimit(longest: max(koreanLongest, self.koreanLines.map(\.count).max()!))))
+                 ELSE \(paragraph(self.englishSentence, limit: self.sentenceLimit(longest: max(englishLongest, self.englishLines.map(\.count).max()!)))) END
             """
     }
 
-    /// A comment card's text: a reply, sometimes followed by a sentence.
-    static func commentContent(_ sql: inout SQLBuilder, language: String) throws -> String {
-        let korean = try self.koreanSentence(&sql)
-        let english = try self.englishSentence(&sql)
-        let koreanReplies = sql.bindArray(self.koreanReplies, type: "text[]")
-        let englishReplies = sql.bindArray(self.englishReplies, type: "text[]")
-        return """
-            CASE WHEN \(language) < 0.72
-                 THEN \(self.pick(koreanReplies, self.koreanReplies.count)) || CASE WHEN random() < 0.35 THEN ' ' || \(korean) ELSE '' END
-                 ELSE \(self.pick(englishReplies, self.englishReplies.count)) || CASE WHEN random() < 0.35 THEN ' ' || \(english) ELSE '' END END
-            """
+    /// A comment card's text: a reply, sometimes followed by a sentence. Reads `sentences` from `given`.
+    static func commentContent(language: String) -> String {
+        """
+        CASE WHEN \(language) < 0.72
+             THEN \(self.pick("korean_replies", self.koreanReplies.count)) || CASE WHEN random() < 0.35 THEN ' ' || \(self.koreanSentence) ELSE '' END
+             ELSE \(self.pick("english_replies", self.englishReplies.count)) || CASE WHEN random() < 0.35 THEN ' ' || \(self.englishSentence) ELSE '' END END
+        """
     }
 
-    private static func koreanSentence(_ sql: inout SQLBuilder) throws -> String {
-        let times = sql.bindArray(self.koreanTimes, type: "text[]")
-        let subjects = sql.bindArray(self.koreanSubjects, type: "text[]")
-        let predicates = sql.bindArray(self.koreanPredicates, type: "text[]")
-        let lines = sql.bindArray(self.koreanLines, type: "text[]")
-        return """
-            (CASE WHEN random() < 0.2 THEN \(self.pick(lines, self.koreanLines.count))
-                  ELSE CASE WHEN random() < 0.65 THEN \(self.pick(times, self.koreanTimes.count)) || ' ' ELSE '' END
-                       || \(self.pick(subjects, self.koreanSubjects.count)) || ' ' || \(self.pick(predicates, self.koreanPredicates.count)) END)
-            """
-    }
+    private static let koreanSentence = """
+        (CASE WHEN random() < 0.2 THEN \(pick("korean_lines", koreanLines.count))
+              ELSE CASE WHEN random() < 0.65 THEN \(pick("korean_times", koreanTimes.count)) || ' ' ELSE '' END
+                   || \(pick("korean_subjects", koreanSubjects.count)) || ' ' || \(pick("korean_predicates", koreanPredicates.count)) END)
+        """
 
-    private static func englishSentence(_ sql: inout SQLBuilder) throws -> String {
-        let times = sql.bindArray(self.englishTimes, type: "text[]")
-        let subjects = sql.bindArray(self.englishSubjects, type: "text[]")
-        let capitalised = sql.bindArray(self.englishCapitalisedSubjects, type: "text[]")
-        let predicates = sql.bindArray(self.englishPredicates, type: "text[]")
-        let lines = sql.bindArray(self.englishLines, type: "text[]")
-        return """
-            (CASE WHEN random() < 0.2 THEN \(self.pick(lines, self.englishLines.count))
-                  ELSE CASE WHEN random() < 0.5 THEN \(self.pick(times, self.englishTimes.count)) || ' ' || \(self.pick(subjects, self.englishSubjects.count))
-                            ELSE \(self.pick(capitalised, self.englishCapitalisedSubjects.count)) END
-                       || ' ' || \(self.pick(predicates, self.englishPredicates.count)) END)
-            """
-    }
+    private static let englishSentence = """
+        (CASE WHEN random() < 0.2 THEN \(pick("english_lines", englishLines.count))
+              ELSE CASE WHEN random() < 0.5 THEN \(pick("english_times", englishTimes.count)) || ' ' || \(pick("english_subjects", englishSubjects.count))
+                        ELSE \(pick("english_capitalised", englishCapitalisedSubjects.count)) END
+                   || ' ' || \(pick("english_predicates", englishPredicates.count)) END)
+        """
 
-    /// A uniformly random element of a bound array of `count` elements.
-    static func pick(_ array: String, _ count: Int) -> String {
-        "\(array)[1 + floor(random() * \(count))::int]"
+    /// A uniformly random element of `given`'s array column `name`, of `count` elements.
+    static func pick(_ name: String, _ count: Int) -> String {
+        "(SELECT \(name) FROM given)[1 + floor(random() * \(count))::int]"
     }
 
     /// 55% default, 20% rounded, 15% handwriting, 10% serif.

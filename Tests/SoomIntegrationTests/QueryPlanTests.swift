@@ -141,7 +141,7 @@ struct GrowingQueryPlanTests {
         ("tag search", TagStatements.Search.sql, "tags"),
         ("a session's account", SessionAccountStatement.sql, "sessions_pkey"),
         // Not a request's, but every 15 s on every deployment: it must not read the week's cards.
-        ("popular ranking, a round from the candidates", PopularRankingStatements.fromCandidates, "cards_latest_idx"),
+        ("popular ranking, a round from the candidates", PopularRankingStatements.fromCandidates(fetch: 1).sql, "cards_latest_idx"),
     ]
 
     /// The tables that grew in the burst: once analysed, none of them may be read whole by a hot statement.

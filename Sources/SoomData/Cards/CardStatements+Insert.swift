@@ -22,56 +22,75 @@ extension CardStatements {
     /// SHARE, so the retention job cannot delete it under the post), then the parent card, then
     /// tag rows in key order.
     ///
-    /// Parameters: `$1` author, `$2` background kind, `$3` uploaded background's ID, `$4` parent,
-    /// `$5` card ID, `$6` content, `$7` font, `$8` background reference, `$9` tag names in the
-    /// card's order, `$10`/`$11` the latitude/longitude of the location's cell centre, `$12` creation
-    /// time, `$13` expiry, `$14`/`$15` tag keys and names in key order, `$16` the cell's key. Every one is cast, so the types never depend on a first
-    /// execution's values (a `NULL` parent, say).
+    /// Parameters, in `makeBindings`' order: the author, the background's kind, the uploaded
+    /// background's ID, the parent, the card's ID, content, font, the background's reference, the
+    /// tag names in the card's order, the latitude and longitude of the location's cell centre, the
+    /// creation time, the expiry, the tag keys and names in key order, the cell's key. Every one is
+    /// cast, so the types never depend on a first execution's values (a `NULL` parent, say).
     struct Insert: NamedStatement {
-        static let sql = """
-            WITH author AS (SELECT id, restricted_until FROM accounts WHERE id = $1::uuid FOR NO KEY UPDATE),
-            restriction AS (SELECT restricted_until AS until FROM author WHERE restricted_until > now()),
-            background_ok AS (
-                SELECT EXISTS (SELECT 1 FROM author) AND NOT EXISTS (SELECT 1 FROM restriction) AND ($2::text = 'default'
-                    OR EXISTS (SELECT 1 FROM images WHERE id = $3::uuid AND owner_id = $1::uuid FOR KEY SHARE)) AS ok),
-            parent AS (
-                UPDATE cards p SET comment_count = p.comment_count + 1
-                WHERE p.id = $4::uuid AND \(CardRow.live(as: "p"))
-                  AND (SELECT ok FROM background_ok)
-                  AND \(CardRow.notBlocked("$1::uuid", "p.author_id"))
-                RETURNING p.id, p.author_id),
-            inserted AS (
-                INSERT INTO cards (id, author_id, parent_id, content, font, background_kind, background_ref, tags,
-                                   geo_cell, geo_latitude, geo_longitude, created_at, expires_at)
-                SELECT $5::uuid, $1::uuid, $4::uuid, $6::text, $7::text, $2::text, $8::text, $9::text[],
-                       $16::text, $10::float8, $11::float8, $12::timestamptz, $13::timestamptz
-                WHERE (SELECT ok FROM background_ok) AND ($4::uuid IS NULL OR EXISTS (SELECT 1 FROM parent))
-                RETURNING parent_id),
-            counted AS (
-                UPDATE accounts SET card_count = card_count + 1
-                WHERE id = $1::uuid AND EXISTS (SELECT 1 FROM inserted WHERE parent_id IS NULL)),
-            tagged AS (
-                INSERT INTO card_tags (tag_key, card_id, author_id, created_at)
-                SELECT k, $5::uuid, $1::uuid, $12::timestamptz FROM unnest($14::text[]) AS k WHERE EXISTS (SELECT 1 FROM inserted)),
-            tag_counts AS (
-                INSERT INTO tags AS t (key, name, usage_count)
-                SELECT k, n, 1 FROM unnest($14::text[], $15::text[]) AS u (k, n)
-                WHERE EXISTS (SELECT 1 FROM inserted) ORDER BY k COLLATE "C"
-                ON CONFLICT (key) DO UPDATE SET usage_count = t.usage_count + 1),
-            commented AS (
-                INSERT INTO notifications (id, recipient_id, type, actor_id, card_id, created_at)
-                SELECT gen_random_uuid(), p.author_id, 'card_commented', $1::uuid, p.id, $12::timestamptz
-                FROM parent p WHERE p.author_id <> $1::uuid AND EXISTS (SELECT 1 FROM inserted)
-                ON CONFLICT (recipient_id, actor_id, card_id) WHERE type = 'card_commented' AND NOT read DO NOTHING),
-            fanned AS (
-                SELECT fan_out_card($5::uuid, $1::uuid, $12::timestamptz) AS n FROM inserted WHERE parent_id IS NULL),
-            favorite_tag_outbox AS (
-                INSERT INTO tag_notification_outbox (card_id, created_at)
-                SELECT $5::uuid, $12::timestamptz WHERE EXISTS (SELECT 1 FROM inserted) AND EXISTS (
-                    SELECT 1 FROM favorite_tags f WHERE f.tag_key = ANY ($14::text[]) AND f.account_id <> $1::uuid))
-            SELECT (SELECT count(*) FROM inserted)::int, (SELECT ok FROM background_ok), EXISTS (SELECT 1 FROM author),
-                   (SELECT until FROM restriction), (SELECT coalesce(sum(n), 0) FROM fanned)::int
-            """
+        static let sql: String = {
+            var parameters = Parameters()
+            let author = parameters.next() + "::uuid"
+            let backgroundKind = parameters.next() + "::text"
+            let upload = parameters.next() + "::uuid"
+            let parent = parameters.next() + "::uuid"
+            let card = parameters.next() + "::uuid"
+            let content = parameters.next() + "::text"
+            let font = parameters.next() + "::text"
+            let backgroundRef = parameters.next() + "::text"
+            let tags = parameters.next() + "::text[]"
+            let latitude = parameters.next() + "::float8"
+            let longitude = parameters.next() + "::float8"
+            let createdAt = parameters.next() + "::timestamptz"
+            let expiresAt = parameters.next() + "::timestamptz"
+            let keys = parameters.next() + "::text[]"
+            let keyNames = parameters.next() + "::text[]"
+            let cell = parameters.next() + "::text"
+            return """
+                WITH author AS (SELECT id, restricted_until FROM accounts WHERE id = \(author) FOR NO KEY UPDATE),
+                restriction AS (SELECT restricted_until AS until FROM author WHERE restricted_until > now()),
+                background_ok AS (
+                    SELECT EXISTS (SELECT 1 FROM author) AND NOT EXISTS (SELECT 1 FROM restriction) AND (\(backgroundKind) = 'default'
+                        OR EXISTS (SELECT 1 FROM images WHERE id = \(upload) AND owner_id = \(author) FOR KEY SHARE)) AS ok),
+                parent AS (
+                    UPDATE cards p SET comment_count = p.comment_count + 1
+                    WHERE p.id = \(parent) AND \(CardRow.live(as: "p"))
+                      AND (SELECT ok FROM background_ok)
+                      AND \(CardRow.notBlocked(author, "p.author_id"))
+                    RETURNING p.id, p.author_id),
+                inserted AS (
+                    INSERT INTO cards (id, author_id, parent_id, content, font, background_kind, background_ref, tags,
+                                       geo_cell, geo_latitude, geo_longitude, created_at, expires_at)
+                    SELECT \(card), \(author), \(parent), \(content), \(font), \(backgroundKind), \(backgroundRef), \(tags),
+                           \(cell), \(latitude), \(longitude), \(createdAt), \(expiresAt)
+                    WHERE (SELECT ok FROM background_ok) AND (\(parent) IS NULL OR EXISTS (SELECT 1 FROM parent))
+                    RETURNING parent_id),
+                counted AS (
+                    UPDATE accounts SET card_count = card_count + 1
+                    WHERE id = \(author) AND EXISTS (SELECT 1 FROM inserted WHERE parent_id IS NULL)),
+                tagged AS (
+                    INSERT INTO card_tags (tag_key, card_id, author_id, created_at)
+                    SELECT k, \(card), \(author), \(createdAt) FROM unnest(\(keys)) AS k WHERE EXISTS (SELECT 1 FROM inserted)),
+                tag_counts AS (
+                    INSERT INTO tags AS t (key, name, usage_count)
+                    SELECT k, n, 1 FROM unnest(\(keys), \(keyNames)) AS u (k, n)
+                    WHERE EXISTS (SELECT 1 FROM inserted) ORDER BY k COLLATE "C"
+                    ON CONFLICT (key) DO UPDATE SET usage_count = t.usage_count + 1),
+                commented AS (
+                    INSERT INTO notifications (id, recipient_id, type, actor_id, card_id, created_at)
+                    SELECT gen_random_uuid(), p.author_id, 'card_commented', \(author), p.id, \(createdAt)
+                    FROM parent p WHERE p.author_id <> \(author) AND EXISTS (SELECT 1 FROM inserted)
+                    ON CONFLICT (recipient_id, actor_id, card_id) WHERE type = 'card_commented' AND NOT read DO NOTHING),
+                fanned AS (
+                    SELECT fan_out_card(\(card), \(author), \(createdAt)) AS n FROM inserted WHERE parent_id IS NULL),
+                favorite_tag_outbox AS (
+                    INSERT INTO tag_notification_outbox (card_id, created_at)
+                    SELECT \(card), \(createdAt) WHERE EXISTS (SELECT 1 FROM inserted) AND EXISTS (
+                        SELECT 1 FROM favorite_tags f WHERE f.tag_key = ANY (\(keys)) AND f.account_id <> \(author)))
+                SELECT (SELECT count(*) FROM inserted)::int, (SELECT ok FROM background_ok), EXISTS (SELECT 1 FROM author),
+                       (SELECT until FROM restriction), (SELECT coalesce(sum(n), 0) FROM fanned)::int
+                """
+        }()
         /// Inserted rows (0 or 1), whether the author and background passed, whether the author
         /// exists, the end of a running restriction, and the following-inbox rows written (the
         /// column also makes `fanned` run: a CTE nothing reads is not evaluated).
@@ -105,7 +124,7 @@ extension CardStatements {
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
-            try row.decode((Int, Bool, Bool, Date?, Int).self)
+            try RowCells.decode(row, Int.self, Bool.self, Bool.self, Date?.self, Int.self)
         }
     }
 }

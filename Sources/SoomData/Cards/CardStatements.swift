@@ -4,14 +4,18 @@ import SoomDomain
 
 /// The busiest reads of single cards as prepared statements (the feeds' are in `SoomData/Feeds`).
 enum CardStatements {
-    static let from = "FROM cards c \(CardRow.joins(viewer: "$1"))"
-
     /// Keyset pages ask for one row more than the largest page (50) to know whether another follows.
     static let maximumPageRows = PageRequest.maximumLimit + 1
 
-    /// One card as the viewer ($1) sees it.
+    /// One card as the viewer sees it.
     struct Detail: CardRowStatement {
-        static let sql = "SELECT \(CardRow.select(viewer: "$1")) \(CardStatements.from) WHERE c.id = $2 AND \(CardRow.readable(by: "$1"))"
+        static let sql: String = {
+            var parameters = Parameters()
+            let viewer = parameters.next()
+            let id = parameters.next()
+            return
+                "SELECT \(CardRow.select(viewer: viewer)) FROM cards c \(CardRow.joins(viewer: viewer)) WHERE c.id = \(id) AND \(CardRow.readable(by: viewer))"
+        }()
 
         let viewer: UUID
         let id: UUID
@@ -24,12 +28,17 @@ enum CardStatements {
         }
     }
 
-    /// Cards by ID (`$1`) as everyone sees them (`$2`: nobody, `PostgresCardRepository.nobody`),
+    /// Cards by ID as everyone sees them (`nobody`: `PostgresCardRepository.nobody`),
     /// only live ones: the kept cards of details and following pages (`FeedPageCache`). Probes of
     /// the `cards` and `accounts` primary keys.
     struct Shared: CardRowStatement {
-        static let sql =
-            "SELECT \(CardRow.select(viewer: "$2")) FROM cards c \(CardRow.joins(viewer: "$2")) WHERE c.id = ANY($1::uuid[]) AND \(CardRow.live)"
+        static let sql: String = {
+            var parameters = Parameters()
+            let ids = parameters.next()
+            let nobody = parameters.next()
+            return
+                "SELECT \(CardRow.select(viewer: nobody)) FROM cards c \(CardRow.joins(viewer: nobody)) WHERE c.id = ANY(\(ids)::uuid[]) AND \(CardRow.live)"
+        }()
 
         let ids: [UUID]
         let nobody: UUID
@@ -44,9 +53,9 @@ enum CardStatements {
 }
 
 extension CardStatements {
-    /// What makes a shared page the viewer's (`$1`): which of the cards (`$2`) they liked, with
+    /// What makes a shared page the viewer's: which of the cards they liked, with
     /// those cards' like counts now — probes of the `likes` and `cards` primary keys — whether
-    /// they and any of the authors (`$3`) blocked one another, either way, or they reported one of
+    /// they and any of the authors blocked one another, either way, or they reported one of
     /// the cards; and whether they have any block or report at all (`guarded`: only marks without
     /// are kept, `ViewerMarkCache`). One row (an aggregate over no likes still gives one).
     ///
@@ -56,23 +65,29 @@ extension CardStatements {
     /// per card (`CASE` guarantees the order). Measured with pgbench on 1.2M cards, 4 clients:
     /// 3,120 → 4,244 statements/s, where the likes probes alone give 4,502.
     struct ViewerMarks: NamedStatement {
-        static let sql = """
-            WITH viewer AS (
-                SELECT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = $1)
-                       OR EXISTS (SELECT 1 FROM blocks b WHERE b.blocked_id = $1) AS blocks,
-                       EXISTS (SELECT 1 FROM reports r WHERE r.reporter_id = $1) AS reports)
-            SELECT COALESCE(array_agg(l.card_id), '{}'), COALESCE(array_agg(c.like_count), '{}'),
-                   CASE WHEN (SELECT blocks FROM viewer)
-                        THEN EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = $1 AND b.blocked_id = ANY($3::uuid[]))
-                                                               OR (b.blocked_id = $1 AND b.blocker_id = ANY($3::uuid[])))
-                        ELSE false END
-                   OR CASE WHEN (SELECT reports FROM viewer)
-                           THEN EXISTS (SELECT 1 FROM reports r WHERE r.card_id = ANY($2::uuid[]) AND r.reporter_id = $1)
-                           ELSE false END,
-                   (SELECT blocks OR reports FROM viewer)
-            FROM likes l JOIN cards c ON c.id = l.card_id
-            WHERE l.account_id = $1 AND l.card_id = ANY($2::uuid[])
-            """
+        static let sql: String = {
+            var parameters = Parameters()
+            let viewer = parameters.next()
+            let cards = parameters.next()
+            let authors = parameters.next()
+            return """
+                WITH viewer AS (
+                    SELECT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = \(viewer))
+                           OR EXISTS (SELECT 1 FROM blocks b WHERE b.blocked_id = \(viewer)) AS blocks,
+                           EXISTS (SELECT 1 FROM reports r WHERE r.reporter_id = \(viewer)) AS reports)
+                SELECT COALESCE(array_agg(l.card_id), '{}'), COALESCE(array_agg(c.like_count), '{}'),
+                       CASE WHEN (SELECT blocks FROM viewer)
+                            THEN EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = \(viewer) AND b.blocked_id = ANY(\(authors)::uuid[]))
+                                                                   OR (b.blocked_id = \(viewer) AND b.blocker_id = ANY(\(authors)::uuid[])))
+                            ELSE false END
+                       OR CASE WHEN (SELECT reports FROM viewer)
+                               THEN EXISTS (SELECT 1 FROM reports r WHERE r.card_id = ANY(\(cards)::uuid[]) AND r.reporter_id = \(viewer))
+                               ELSE false END,
+                       (SELECT blocks OR reports FROM viewer)
+                FROM likes l JOIN cards c ON c.id = l.card_id
+                WHERE l.account_id = \(viewer) AND l.card_id = ANY(\(cards)::uuid[])
+                """
+        }()
         typealias Row = SoomDomain.ViewerMarks
 
         let viewer: UUID
@@ -88,27 +103,32 @@ extension CardStatements {
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
-            let (cards, counts, blocked, guarded) = try row.decode(([UUID], [Int], Bool, Bool).self)
+            let (cards, counts, blocked, guarded) = try RowCells.decode(row, [UUID].self, [Int].self, Bool.self, Bool.self)
             return SoomDomain.ViewerMarks(
                 liked: Dictionary(zip(cards, counts), uniquingKeysWith: { first, _ in first }), blocked: blocked, guarded: guarded)
         }
     }
 
-    /// Every card the viewer (`$1`) liked, with its like count now, at most `$2` of them — unless
+    /// Every card the viewer liked, with its like count now, at most `limit` of them — unless
     /// the viewer has any block (either way) or report at all (`guarded`), when none are read: a
     /// viewer's whole book of likes (`ViewerMarkCache`), through `likes_account_idx` and the
     /// `cards` primary key. One row (an aggregate over no likes still gives one).
     struct LikeBook: NamedStatement {
-        static let sql = """
-            WITH viewer AS (
-                SELECT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = $1)
-                       OR EXISTS (SELECT 1 FROM blocks b WHERE b.blocked_id = $1)
-                       OR EXISTS (SELECT 1 FROM reports r WHERE r.reporter_id = $1) AS guarded),
-            liked AS (
-                SELECT l.card_id, c.like_count FROM likes l JOIN cards c ON c.id = l.card_id
-                WHERE l.account_id = $1 AND NOT (SELECT guarded FROM viewer) LIMIT $2)
-            SELECT COALESCE(array_agg(card_id), '{}'), COALESCE(array_agg(like_count), '{}'), (SELECT guarded FROM viewer) FROM liked
-            """
+        static let sql: String = {
+            var parameters = Parameters()
+            let viewer = parameters.next()
+            let limit = parameters.next()
+            return """
+                WITH viewer AS (
+                    SELECT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = \(viewer))
+                           OR EXISTS (SELECT 1 FROM blocks b WHERE b.blocked_id = \(viewer))
+                           OR EXISTS (SELECT 1 FROM reports r WHERE r.reporter_id = \(viewer)) AS guarded),
+                liked AS (
+                    SELECT l.card_id, c.like_count FROM likes l JOIN cards c ON c.id = l.card_id
+                    WHERE l.account_id = \(viewer) AND NOT (SELECT guarded FROM viewer) LIMIT \(limit))
+                SELECT COALESCE(array_agg(card_id), '{}'), COALESCE(array_agg(like_count), '{}'), (SELECT guarded FROM viewer) FROM liked
+                """
+        }()
         typealias Row = (liked: [UUID: Int], count: Int, guarded: Bool)
 
         let viewer: UUID
@@ -122,7 +142,7 @@ extension CardStatements {
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
-            let (cards, counts, guarded) = try row.decode(([UUID], [Int], Bool).self)
+            let (cards, counts, guarded) = try RowCells.decode(row, [UUID].self, [Int].self, Bool.self)
             return (Dictionary(zip(cards, counts), uniquingKeysWith: { first, _ in first }), cards.count, guarded)
         }
     }

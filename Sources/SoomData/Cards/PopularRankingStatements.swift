@@ -28,6 +28,7 @@ import PostgresNIO
 enum PopularRankingStatements {
     /// How often a round reads every card of the week regardless, in seconds.
     static let rescanInterval = 300
+    static let rescanAge = "interval '\(rescanInterval) seconds'"
 
     /// How many candidates a round keeps for the next one, for a ranking of `limit`.
     static func candidateCount(limit: Int) -> Int { limit * 5 }
@@ -40,9 +41,9 @@ enum PopularRankingStatements {
     /// since the last round than a tenth of all cards plus a thousand (a bulk import, or a quarter
     /// of an hour of nobody ranking): reading the week in one pass is then cheaper than a probe per
     /// change. The changes are counted only that far.
-    static let lastRound = """
+    static let lastRound: PostgresQuery = """
         WITH bound AS (SELECT greatest(reltuples, 0)::int8 / 10 + 1000 AS changes FROM pg_class WHERE oid = 'cards'::regclass)
-        SELECT p.rescanned_at <= now() - interval '\(rescanInterval) seconds'
+        SELECT p.rescanned_at <= now() - \(unescaped: rescanAge)
                    OR (SELECT count(*) FROM (SELECT FROM popular_touched LIMIT (SELECT changes FROM bound)) t) >= (SELECT changes FROM bound),
                p.threshold_score, (extract(epoch FROM p.threshold_created_at) * 1000000)::int8, p.threshold_id
         FROM popular_candidates p
@@ -59,13 +60,14 @@ enum PopularRankingStatements {
     static let ranked = "c.id, \(score) AS score, \(CardRow.micros) AS micros"
     static let order = "ORDER BY \(score) DESC, c.created_at DESC, c.id DESC"
 
-    /// A round from the candidates: the best `$1` cards above the last threshold. Claims the
+    /// A round from the candidates: the best `fetch` cards above the last threshold. Claims the
     /// changes recorded since the last round (its snapshot's; later ones stay for the next).
     /// Each card of the pool is one probe of `cards_pkey` (`LATERAL … OFFSET 0`), and the newest
     /// cards one range of `cards_latest_idx` (bounded on both sides, so that a generic plan prices
     /// it as a narrow range rather than a third of the table): the planner otherwise hashed the
     /// pool against a scan of every card, and scanned every card for the newest.
-    static let fromCandidates = """
+    static func fromCandidates(fetch: Int) -> PostgresQuery {
+        """
         WITH touched AS (DELETE FROM popular_touched RETURNING card_id),
         last AS (SELECT computed_at, threshold_score, threshold_created_at, threshold_id FROM popular_candidates),
         pool AS MATERIALIZED (
@@ -75,41 +77,52 @@ enum PopularRankingStatements {
                   WHERE c.parent_id IS NULL AND c.created_at >= (SELECT computed_at FROM popular_candidates) - interval '1 minute'
                     AND c.created_at <= 'infinity')
         SELECT c.* FROM pool, last, LATERAL (
-            SELECT \(ranked), c.created_at FROM cards c
-            WHERE c.id = pool.id AND \(eligible)
+            SELECT \(unescaped: ranked), c.created_at FROM cards c
+            WHERE c.id = pool.id AND \(unescaped: eligible)
               AND (last.threshold_score IS NULL
-                   OR (\(score), c.created_at, c.id) > (last.threshold_score, last.threshold_created_at, last.threshold_id))
+                   OR (\(unescaped: score), c.created_at, c.id) > (last.threshold_score, last.threshold_created_at, last.threshold_id))
             OFFSET 0) c
-        ORDER BY c.score DESC, c.created_at DESC, c.id DESC LIMIT $1
+        ORDER BY c.score DESC, c.created_at DESC, c.id DESC LIMIT \(fetch)
         """
+    }
 
-    /// A rescan: the best `$1` cards of the whole week. Drops the recorded changes: it reads them all.
-    static let rescan = """
+    /// A rescan: the best `fetch` cards of the whole week. Drops the recorded changes: it reads them all.
+    static func rescan(fetch: Int) -> PostgresQuery {
+        """
         WITH touched AS (DELETE FROM popular_touched)
-        SELECT \(ranked) FROM cards c WHERE \(eligible) \(order) LIMIT $1
+        SELECT \(unescaped: ranked) FROM cards c WHERE \(unescaped: eligible) \(unescaped: order) LIMIT \(fetch)
         """
+    }
 
-    /// A new generation of the ranking: cards `$1`, scores `$2`, in rank order.
-    static let insertGeneration = """
-        WITH generation AS (INSERT INTO popular_generations (computed_at) VALUES (now()) RETURNING generation)
-        INSERT INTO popular_rankings (generation, rank, card_id, score)
-        SELECT g.generation, r.rank, r.card_id, r.score FROM generation g, unnest($1::uuid[], $2::int4[]) WITH ORDINALITY AS r(card_id, score, rank)
-        """
+    /// A new generation of the ranking: `ranking`'s cards and scores, in rank order.
+    static func insertGeneration(_ ranking: ArraySlice<Ranked>) -> PostgresQuery {
+        let (cards, scores) = (ranking.map(\.id), ranking.map { Int32(clamping: $0.score) })
+        return """
+            WITH generation AS (INSERT INTO popular_generations (computed_at) VALUES (now()) RETURNING generation)
+            INSERT INTO popular_rankings (generation, rank, card_id, score)
+            SELECT g.generation, r.rank, r.card_id, r.score
+            FROM generation g, unnest(\(cards)::uuid[], \(scores)::int4[]) WITH ORDINALITY AS r(card_id, score, rank)
+            """
+    }
 
-    /// The candidates for the next round: cards `$1`; the threshold score `$2`, micros `$3` and
-    /// ID `$4` (all NULL: none); `$5` whether this round was a rescan.
-    static let storeCandidates = """
-        INSERT INTO popular_candidates AS p (computed_at, rescanned_at, threshold_score, threshold_created_at, threshold_id, card_ids)
-        VALUES (now(), now(), $2, timestamptz 'epoch' + $3::int8 * interval '1 microsecond', $4, $1)
-        ON CONFLICT (only_row) DO UPDATE SET
-            computed_at = excluded.computed_at,
-            rescanned_at = CASE WHEN $5 THEN excluded.rescanned_at ELSE p.rescanned_at END,
-            threshold_score = excluded.threshold_score, threshold_created_at = excluded.threshold_created_at,
-            threshold_id = excluded.threshold_id, card_ids = excluded.card_ids
-        """
+    /// The candidates for the next round: `round`'s, with its threshold (none: every card of the
+    /// week is a candidate), and whether this round was a rescan.
+    static func storeCandidates(_ round: Round, rescanned: Bool) -> PostgresQuery {
+        let (cards, threshold) = (round.candidates.map(\.id), round.threshold)
+        return """
+            INSERT INTO popular_candidates AS p (computed_at, rescanned_at, threshold_score, threshold_created_at, threshold_id, card_ids)
+            VALUES (now(), now(), \(threshold.map { Int32(clamping: $0.score) }),
+                    timestamptz 'epoch' + \(threshold?.micros)::int8 * interval '1 microsecond', \(threshold?.id), \(cards))
+            ON CONFLICT (only_row) DO UPDATE SET
+                computed_at = excluded.computed_at,
+                rescanned_at = CASE WHEN \(rescanned) THEN excluded.rescanned_at ELSE p.rescanned_at END,
+                threshold_score = excluded.threshold_score, threshold_created_at = excluded.threshold_created_at,
+                threshold_id = excluded.threshold_id, card_ids = excluded.card_ids
+            """
+    }
 
     /// Generations older than an hour go, but the newest: pages of one stay stable for an hour.
-    static let deleteOldGenerations = """
+    static let deleteOldGenerations: PostgresQuery = """
         DELETE FROM popular_generations WHERE computed_at < now() - interval '1 hour'
         AND generation < (SELECT max(generation) FROM popular_generations)
         """

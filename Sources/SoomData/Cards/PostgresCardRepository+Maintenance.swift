@@ -12,15 +12,14 @@ extension PostgresCardRepository {
             typealias Statements = PopularRankingStatements
             let fetch = Statements.candidateCount(limit: limit) + 1
             var fromCandidates: Statements.Round?
-            if !rescan, let last = try await connection.query(PostgresQuery(unsafeSQL: Statements.lastRound), logger: logger).collect().first {
+            if !rescan, let last = try await connection.query(Statements.lastRound, logger: logger).collect().first {
                 var cells = RowCells(last)
                 let due = try cells.next(Bool.self)
                 let score = try cells.next(Int?.self)
                 let micros = try cells.next(Int64?.self)
                 let threshold = try cells.next(UUID?.self).map { Statements.Ranked(id: $0, score: score ?? 0, micros: micros ?? 0) }
                 if !due {
-                    let statement = Self.query(Statements.fromCandidates, fetch)
-                    let ranked = try await connection.query(statement, logger: logger).collect().map(Statements.decode)
+                    let ranked = try await connection.query(Statements.fromCandidates(fetch: fetch), logger: logger).collect().map(Statements.decode)
                     fromCandidates = Statements.Round(ranked: ranked, above: threshold, limit: limit)
                     if fromCandidates == nil {
                         logger.debug(
@@ -33,28 +32,13 @@ extension PostgresCardRepository {
             if let fromCandidates {
                 round = fromCandidates
             } else {
-                let ranked = try await connection.query(Self.query(Statements.rescan, fetch), logger: logger).collect().map(Statements.decode)
+                let ranked = try await connection.query(Statements.rescan(fetch: fetch), logger: logger).collect().map(Statements.decode)
                 round = Statements.Round(rescanned: ranked, limit: limit)
             }
-            var generation = PostgresBindings(capacity: 2)
-            generation.append(round.ranking.map(\.id))
-            generation.append(round.ranking.map { Int32(clamping: $0.score) })
-            try await connection.query(PostgresQuery(unsafeSQL: Statements.insertGeneration, binds: generation), logger: logger)
-            var candidates = PostgresBindings(capacity: 5)
-            candidates.append(round.candidates.map(\.id))
-            candidates.append(round.threshold.map { Int32(clamping: $0.score) })
-            candidates.append(round.threshold?.micros)
-            candidates.append(round.threshold?.id)
-            candidates.append(rescanned)
-            try await connection.query(PostgresQuery(unsafeSQL: Statements.storeCandidates, binds: candidates), logger: logger)
-            try await connection.query(PostgresQuery(unsafeSQL: Statements.deleteOldGenerations), logger: logger)
+            try await connection.query(Statements.insertGeneration(round.ranking), logger: logger)
+            try await connection.query(Statements.storeCandidates(round, rescanned: rescanned), logger: logger)
+            try await connection.query(Statements.deleteOldGenerations, logger: logger)
         }
-    }
-
-    private static func query(_ sql: String, _ limit: Int) -> PostgresQuery {
-        var bindings = PostgresBindings(capacity: 1)
-        bindings.append(limit)
-        return PostgresQuery(unsafeSQL: sql, binds: bindings)
     }
 
     /// One transaction: deletes the expired stories with their counters, then releases their
@@ -89,7 +73,7 @@ extension PostgresCardRepository {
                 SELECT (SELECT count(*)::int FROM deleted), ARRAY(SELECT id FROM deleted WHERE tagged)
                 """, logger: logger
             ).collect()
-            let (count, tagged) = try rows[0].decode((Int, [UUID]).self)
+            let (count, tagged) = try RowCells.decode(rows[0], Int.self, [UUID].self)
             try await TagUsageSQL.release(cardIDs: tagged, on: connection, logger: logger)
             return count
         }

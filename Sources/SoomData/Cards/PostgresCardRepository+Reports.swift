@@ -10,7 +10,7 @@ extension PostgresCardRepository {
             """
             SELECT report_card(\(cardID), \(reporter), \(reason.rawValue), \(time), \(policy.reportThreshold)::int, \(policy.restrictionDays)::int[], \(policy.reporterMinimumAge)::int)
             """)
-        switch try rows[0].decode(String.self) {
+        switch try RowCells.decode(rows[0], String.self) {
         case "reported": return .reported
         case "hidden": return .hid
         case "own_card": return .ownCard
@@ -32,6 +32,6 @@ extension PostgresCardRepository {
                 RETURNING 1)
             SELECT count(*)::int FROM gone
             """)
-        return try rows[0].decode(Int.self)
+        return try RowCells.decode(rows[0], Int.self)
     }
 }

@@ -33,7 +33,7 @@ public struct PostgresCardRepository: CardRepository {
                     "SELECT request, card_id FROM idempotency_keys WHERE account_id = \(card.author.id) AND key = \(idempotency.key)",
                     logger: logger
                 ).collect()
-                let (request, cardID) = try rows[0].decode((String, UUID).self)
+                let (request, cardID) = try RowCells.decode(rows[0], String.self, UUID.self)
                 return request == idempotency.request ? .replay(cardID) : .done(.idempotencyKeyReused)
             }
             let outcome = Self.outcome(of: card, try await Database.collect(connection.execute(CardStatements.Insert(card: card), logger: logger)))
@@ -98,7 +98,7 @@ public struct PostgresCardRepository: CardRepository {
                 SELECT (SELECT author_id FROM target), (SELECT count(*) FROM deleted)::int, COALESCE((SELECT tagged FROM deleted), false)
                 """, logger: logger
             ).collect()
-            let (author, deleted, tagged) = try rows[0].decode((UUID?, Int, Bool).self)
+            let (author, deleted, tagged) = try RowCells.decode(rows[0], UUID?.self, Int.self, Bool.self)
             if tagged { try await TagUsageSQL.release(cardIDs: [cardID], on: connection, logger: logger) }
             return (author, deleted)
         }
@@ -109,48 +109,13 @@ public struct PostgresCardRepository: CardRepository {
     }
 
     public func setLike(_ liked: Bool, cardID: UUID, by accountID: UUID) async throws -> LikeState? {
-        // Likes are private: the author's `card_liked` notification keeps who liked only to keep one
-        // unread per liker and to take it back when the like is withdrawn (`unnotified`); it is
-        // never shown (`PostgresNotificationRepository.page`).
-        // `$1` the account, `$2` the card. The target is a live card whose author and the account
-        // did not block one another: `CardRow`'s predicates, the ones every read uses.
-        let target = """
-            WITH target AS (
-                SELECT id, like_count, author_id FROM cards c
-                WHERE c.id = $2::uuid AND \(CardRow.live) AND \(CardRow.notBlocked("$1::uuid", "c.author_id"))),
-            """
-        let change =
-            liked
-            ? """
-            added AS (
-                INSERT INTO likes (card_id, account_id, created_at) SELECT id, $1::uuid, now() FROM target
-                ON CONFLICT DO NOTHING RETURNING card_id),
-            counted AS (UPDATE cards SET like_count = like_count + 1 WHERE id IN (SELECT card_id FROM added) RETURNING like_count),
-            notified AS (
-                INSERT INTO notifications (id, recipient_id, type, actor_id, card_id, created_at)
-                SELECT gen_random_uuid(), t.author_id, 'card_liked', $1::uuid, t.id, now() FROM target t
-                WHERE t.author_id <> $1::uuid AND EXISTS (SELECT 1 FROM added)
-                ON CONFLICT (recipient_id, actor_id, card_id) WHERE type = 'card_liked' AND NOT read DO NOTHING)
-            """
-            : """
-            removed AS (
-                DELETE FROM likes WHERE card_id IN (SELECT id FROM target) AND account_id = $1::uuid RETURNING card_id),
-            counted AS (UPDATE cards SET like_count = like_count - 1 WHERE id IN (SELECT card_id FROM removed) RETURNING like_count),
-            unnotified AS (
-                DELETE FROM notifications n USING target t
-                WHERE n.recipient_id = t.author_id AND n.actor_id = $1::uuid AND n.card_id = t.id
-                  AND n.type = 'card_liked' AND NOT n.read AND EXISTS (SELECT 1 FROM removed))
-            """
-        var bindings = PostgresBindings(capacity: 2)
-        bindings.append(accountID)
-        bindings.append(cardID)
-        let rows = try await self.database.rows(
-            PostgresQuery(
-                unsafeSQL: target + "\n" + change + "\n"
-                    + "SELECT EXISTS (SELECT 1 FROM target), COALESCE((SELECT like_count FROM counted), (SELECT like_count FROM target))",
-                binds: bindings))
-        let (exists, count) = try rows[0].decode((Bool, Int?).self)
-        guard exists, let count else { return nil }
+        let row: CardStatements.Like.Row? =
+            if liked {
+                try await self.database.first(CardStatements.Like(account: accountID, card: cardID))
+            } else {
+                try await self.database.first(CardStatements.Unlike(account: accountID, card: cardID))
+            }
+        guard let row, row.exists, let count = row.likeCount else { return nil }
         return LikeState(liked: liked, likeCount: count)
     }
 }

@@ -20,7 +20,7 @@ extension Database {
     ) async throws -> Result? {
         try await self.transaction { connection -> Result? in
             let locked = try await connection.query("SELECT pg_try_advisory_xact_lock(\(lock.rawValue))", logger: self.logger).collect()
-            guard try locked[0].decode(Bool.self) else { return nil }
+            guard try RowCells.decode(locked[0], Bool.self) else { return nil }
             return try await body(connection)
         }
     }

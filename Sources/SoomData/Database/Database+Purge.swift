@@ -2,13 +2,23 @@ import Foundation
 import PostgresNIO
 
 extension Database {
-    /// Deletes up to `limit` rows of `table` whose `time` column is before `cutoff`, oldest first,
+    /// A table that `purge` empties of its old rows: its name, its primary key column and the
+    /// indexed column of its rows' time, named once here (never input).
+    struct Purged: Sendable {
+        let table: String
+        let key: String
+        let time: String
+
+        static let notifications = Purged(table: "notifications", key: "id", time: "created_at")
+        static let withdrawals = Purged(table: "withdrawals", key: "id", time: "withdrawn_at")
+    }
+
+    /// Deletes up to `limit` rows of `purged`'s table whose time is before `cutoff`, oldest first,
     /// and returns how many. Rows another instance's round holds are skipped (`SKIP LOCKED`), so
-    /// every instance may run the same purge at once. `key` is the table's primary key column;
-    /// `time` must be indexed, so a round costs the rows it deletes, not the table's size.
-    /// `table`, `key` and `time` are the caller's constants, never input.
-    func purge(_ table: StaticString, key: StaticString, time: StaticString, before cutoff: Date, limit: Int) async throws -> Int {
-        let (table, key, time) = ("\(table)", "\(key)", "\(time)")
+    /// every instance may run the same purge at once. The time column is indexed, so a round costs
+    /// the rows it deletes, not the table's size.
+    func purge(_ purged: Purged, before cutoff: Date, limit: Int) async throws -> Int {
+        let (table, key, time) = (purged.table, purged.key, purged.time)
         let rows = try await self.rows(
             """
             WITH old AS (
@@ -17,6 +27,6 @@ extension Database {
             deleted AS (DELETE FROM \(unescaped: table) WHERE \(unescaped: key) IN (SELECT \(unescaped: key) FROM old) RETURNING 1)
             SELECT count(*)::int FROM deleted
             """)
-        return try rows[0].decode(Int.self)
+        return try RowCells.decode(rows[0], Int.self)
     }
 }

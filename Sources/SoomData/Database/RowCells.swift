@@ -6,19 +6,36 @@ import PostgresNIO
 /// specialised across modules: every row then looks up generic metadata per column. On a feed page
 /// read with the page cache off, that was 7.5 % of the server's CPU and the card rows' decoding
 /// 18 % in all. `PostgresCell.decode` is `@inlinable`, so `next(T.self)` compiles to `T`'s own
-/// decoder. Used for the rows read on every request: cards and their positions.
-struct RowCells {
+/// decoder. The one way a row is decoded: cell by cell in the order selected, with `next` where a
+/// decoder reads a row part by part (a card, an account), or with `decode` for a short row read
+/// whole.
+public struct RowCells {
     private var cells: PostgresRow.Iterator
 
-    init(_ row: PostgresRow) {
+    public init(_ row: PostgresRow) {
         self.cells = row.makeIterator()
+    }
+
+    /// `row`'s cells decoded as `types`, in order: `RowCells.decode(row, UUID.self, Int.self)`
+    /// is a `(UUID, Int)`. Cells after them are ignored.
+    public static func decode<each T: PostgresDecodable>(
+        _ row: PostgresRow, _ types: repeat (each T).Type, file: String = #fileID, line: Int = #line
+    ) throws -> (repeat each T) {
+        var cells = RowCells(row)
+        return (repeat try cells.next(each types, file: file, line: line))
+    }
+
+    /// `row`'s first cell decoded as `T`: `decode` for a row of one column.
+    public static func decode<T: PostgresDecodable>(_ row: PostgresRow, _ type: T.Type, file: String = #fileID, line: Int = #line) throws -> T {
+        var cells = RowCells(row)
+        return try cells.next(type, file: file, line: line)
     }
 
     /// The next cell decoded as `T` (an `Optional` for a nullable column). Throws
     /// `RowCells.Exhausted` when the row has no more cells, PostgresNIO's `PostgresDecodingError`
     /// when the cell is not a `T`.
     @inline(__always)
-    mutating func next<T: PostgresDecodable>(_: T.Type = T.self, file: String = #fileID, line: Int = #line) throws -> T {
+    public mutating func next<T: PostgresDecodable>(_: T.Type = T.self, file: String = #fileID, line: Int = #line) throws -> T {
         guard let cell = self.cells.next() else { throw Exhausted(type: "\(T.self)", file: file, line: line) }
         return try cell.decode(T.self, file: file, line: line)
     }
@@ -62,11 +79,11 @@ struct RowCells {
     }
 
     /// A row had fewer columns than its decoder reads: a statement and its decoder disagree.
-    struct Exhausted: Error, CustomStringConvertible {
+    public struct Exhausted: Error, CustomStringConvertible {
         let type: String
         let file: String
         let line: Int
 
-        var description: String { "the row has no column left for a \(self.type) (\(self.file):\(self.line))" }
+        public var description: String { "the row has no column left for a \(self.type) (\(self.file):\(self.line))" }
     }
 }

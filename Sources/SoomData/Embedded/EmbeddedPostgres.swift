@@ -148,9 +148,7 @@ public struct EmbeddedPostgres: Sendable {
             let existing = try await connection.query("SELECT 1 FROM pg_database WHERE datname = \(self.databaseName)", logger: self.logger)
                 .collect()
             if existing.isEmpty {
-                // Identifiers cannot be bound; the name is ours and checked to be a plain identifier.
-                precondition(self.databaseName.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" })
-                try await connection.query("CREATE DATABASE \(unescaped: self.databaseName)", logger: self.logger)
+                try await connection.query(UnpreparedSQL.createDatabase(self.databaseName), logger: self.logger)
             }
             try await connection.close()
         } catch {

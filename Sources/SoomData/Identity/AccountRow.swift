@@ -4,31 +4,31 @@ import SoomDomain
 
 /// How an account is read from the `accounts` table: one column list, one decoder.
 enum AccountRow {
-    /// The columns `decode` expects, in order, qualified with `alias`. A restriction that has
-    /// ended reads as none.
-    static func columns(_ alias: String) -> String {
-        ([
-            "id", "nickname", "profile_image_kind", "profile_image_ref", "bio", "created_at", "card_count", "follower_count",
-            "following_count",
-        ].map { "\(alias).\($0)" }
-            + ["CASE WHEN \(alias).restricted_until > now() THEN \(alias).restricted_until END AS restricted_until"]).joined(separator: ", ")
+    /// The columns `decode` reads, in order, of the account `a`. A restriction that has ended
+    /// reads as none.
+    static let select = """
+        a.id, a.nickname, a.profile_image_kind, a.profile_image_ref, a.bio, a.created_at, a.card_count, a.follower_count, a.following_count,
+        CASE WHEN a.restricted_until > now() THEN a.restricted_until END AS restricted_until
+        """
+
+    /// An account from a row of `select`'s columns.
+    static func decode(_ row: PostgresRow) throws -> Account {
+        var cells = RowCells(row)
+        return try Self.decode(&cells)
     }
 
-    /// An account from `columns`, decoded by type in their order (columns after them are left
-    /// for the caller, by name).
-    static func decode(_ row: PostgresRow) throws -> Account {
-        let (id, nickname, imageKind, imageRef, bio, createdAt, cardCount, followerCount, followingCount, restrictedUntil) =
-            try row.decode((UUID, String, String?, String?, String, Date, Int, Int, Int, Date?).self)
-        return Account(
-            id: id,
-            nickname: nickname,
-            profileImage: Self.image(kind: imageKind, reference: imageRef),
-            bio: bio,
-            createdAt: createdAt,
-            cardCount: cardCount,
-            followerCount: followerCount,
-            followingCount: followingCount,
-            restrictedUntil: restrictedUntil
+    /// An account from the next cells, `select`'s columns (cells after them are left for the caller).
+    static func decode(_ cells: inout RowCells) throws -> Account {
+        Account(
+            id: try cells.next(UUID.self),
+            nickname: try cells.next(String.self),
+            profileImage: Self.image(kind: try cells.next(String?.self), reference: try cells.next(String?.self)),
+            bio: try cells.next(String.self),
+            createdAt: try cells.next(Date.self),
+            cardCount: try cells.next(Int.self),
+            followerCount: try cells.next(Int.self),
+            followingCount: try cells.next(Int.self),
+            restrictedUntil: try cells.next(Date?.self)
         )
     }
 

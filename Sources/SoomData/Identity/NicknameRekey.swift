@@ -26,28 +26,29 @@ enum NicknameRekey {
                            WHERE attrelid = to_regclass('accounts') AND attname = 'nickname_key_version' AND NOT attisdropped)
             """, logger: logger)
         var columnExists = false
-        for try await exists in versioned.decode(Bool.self) { columnExists = exists }
+        for try await row in versioned { columnExists = try RowCells.decode(row, Bool.self) }
         guard columnExists else { return 0 }
         let pending = try await connection.query(
             "SELECT EXISTS (SELECT 1 FROM accounts WHERE nickname_key_version < \(currentVersion))", logger: logger)
         var due = false
-        for try await exists in pending.decode(Bool.self) { due = exists }
+        for try await row in pending { due = try RowCells.decode(row, Bool.self) }
         guard due else { return 0 }
 
         try await connection.query("BEGIN", logger: logger)
         do {
             try await connection.query("LOCK TABLE accounts IN SHARE ROW EXCLUSIVE MODE", logger: logger)
             var taken = Set<String>()
-            for try await key in try await connection.query(
-                "SELECT nickname_key FROM accounts WHERE nickname_key_version >= \(currentVersion)", logger: logger
-            ).decode(String.self) {
-                taken.insert(key)
+            for try await row in try await connection.query(
+                "SELECT nickname_key FROM accounts WHERE nickname_key_version >= \(currentVersion)", logger: logger)
+            {
+                taken.insert(try RowCells.decode(row, String.self))
             }
             var ids: [UUID] = []
             var keys: [String] = []
-            for try await (id, nickname) in try await connection.query(
-                "SELECT id, nickname FROM accounts WHERE nickname_key_version < \(currentVersion) ORDER BY created_at, id", logger: logger
-            ).decode((UUID, String).self) {
+            for try await row in try await connection.query(
+                "SELECT id, nickname FROM accounts WHERE nickname_key_version < \(currentVersion) ORDER BY created_at, id", logger: logger)
+            {
+                let (id, nickname) = try RowCells.decode(row, UUID.self, String.self)
                 let key = Nickname.key(for: nickname)
                 ids.append(id)
                 keys.append(taken.insert(key).inserted ? key : "\(key)#\(id.uuidString.lowercased())")

@@ -27,7 +27,7 @@ public struct PostgresIdentityRepository: IdentityRepository {
         try await self.database.execute(
             "INSERT INTO server_secrets (name, value) VALUES ('challenge-seal', \(Data(candidate))) ON CONFLICT (name) DO NOTHING")
         let rows = try await self.database.rows("SELECT value FROM server_secrets WHERE name = 'challenge-seal'")
-        let secret = [UInt8](try rows[0].decode(Data.self))
+        let secret = [UInt8](try RowCells.decode(rows[0], Data.self))
         self.secrets.challenge = secret
         return secret
     }
@@ -39,12 +39,12 @@ public struct PostgresIdentityRepository: IdentityRepository {
                 try await Self.spend(challenge, on: connection, logger: self.database.logger)
                 let rows = try await connection.query(
                     """
-                    INSERT INTO accounts (id, key_fingerprint, public_key, nickname, nickname_key, nickname_key_version,
+                    INSERT INTO accounts AS a (id, key_fingerprint, public_key, nickname, nickname_key, nickname_key_version,
                                           profile_image_kind, profile_image_ref, created_at)
                     VALUES (\(registration.id), \(Data(registration.fingerprint)), \(Data(registration.publicKeyDER)),
                             \(registration.nickname.value), \(registration.nickname.key), \(NicknameRekey.currentVersion),
                             \(image.kind), \(image.reference), \(registration.createdAt))
-                    RETURNING \(unescaped: AccountRow.columns("accounts"))
+                    RETURNING \(unescaped: AccountRow.select)
                     """, logger: self.database.logger
                 ).collect()
                 try await Self.insertSession(session, accountID: registration.id, on: connection, logger: self.database.logger)
@@ -79,13 +79,13 @@ public struct PostgresIdentityRepository: IdentityRepository {
                 let codes = try await connection.query(
                     "DELETE FROM transfer_codes WHERE code_hash = \(Data(codeHash)) AND expires_at > \(now) RETURNING account_id", logger: logger
                 ).collect()
-                guard let accountID = try codes.first?.decode(UUID.self) else { throw TransferCodeUnavailable() }
+                guard let accountID = try codes.first.map({ try RowCells.decode($0, UUID.self) }) else { throw TransferCodeUnavailable() }
                 try await connection.query("DELETE FROM sessions WHERE account_id = \(accountID)", logger: logger)
                 try await connection.query("DELETE FROM transfer_codes WHERE account_id = \(accountID)", logger: logger)
                 let rows = try await connection.query(
                     """
-                    UPDATE accounts SET public_key = \(Data(newKey.der)), key_fingerprint = \(Data(newKey.fingerprint))
-                    WHERE id = \(accountID) RETURNING \(unescaped: AccountRow.columns("accounts"))
+                    UPDATE accounts a SET public_key = \(Data(newKey.der)), key_fingerprint = \(Data(newKey.fingerprint))
+                    WHERE id = \(accountID) RETURNING \(unescaped: AccountRow.select)
                     """, logger: logger
                 ).collect()
                 try await Self.insertSession(session, accountID: accountID, on: connection, logger: logger)
@@ -105,7 +105,7 @@ public struct PostgresIdentityRepository: IdentityRepository {
     }
 
     public func account(id: UUID) async throws -> Account? {
-        let rows = try await self.database.rows("SELECT \(unescaped: AccountRow.columns("a")) FROM accounts a WHERE a.id = \(id)")
+        let rows = try await self.database.rows("SELECT \(unescaped: AccountRow.select) FROM accounts a WHERE a.id = \(id)")
         return try rows.first.map { try AccountRow.decode($0) }
     }
 
@@ -115,12 +115,12 @@ public struct PostgresIdentityRepository: IdentityRepository {
 
     public func lastWithdrawal(fingerprint: [UInt8]) async throws -> Date? {
         let rows = try await self.database.rows("SELECT max(withdrawn_at) FROM withdrawals WHERE key_fingerprint = \(Data(fingerprint))")
-        return try rows.first?.decode(Date?.self) ?? nil
+        return try rows.first.map { try RowCells.decode($0, Date?.self) } ?? nil
     }
 
     public func takenNicknameKeys(_ keys: [String]) async throws -> Set<String> {
         let rows = try await self.database.rows("SELECT nickname_key FROM accounts WHERE nickname_key = ANY(\(keys))")
-        return Set(try rows.map { try $0.decode(String.self) })
+        return Set(try rows.map { try RowCells.decode($0, String.self) })
     }
 
     public func isUpload(_ imageID: String, ownedBy accountID: UUID) async throws -> Bool {
@@ -135,7 +135,7 @@ public struct PostgresIdentityRepository: IdentityRepository {
         do {
             let rows = try await self.database.rows(
                 """
-                UPDATE accounts SET
+                UPDATE accounts a SET
                     nickname = COALESCE(\(changes.nickname?.value), nickname),
                     nickname_key = COALESCE(\(changes.nickname?.key), nickname_key),
                     nickname_key_version = COALESCE(\(changes.nickname.map { _ in NicknameRekey.currentVersion }), nickname_key_version),
@@ -143,7 +143,7 @@ public struct PostgresIdentityRepository: IdentityRepository {
                     profile_image_kind = CASE WHEN \(replacesImage) THEN \(image.kind) ELSE profile_image_kind END,
                     profile_image_ref = CASE WHEN \(replacesImage) THEN \(image.reference) ELSE profile_image_ref END
                 WHERE id = \(accountID)
-                RETURNING \(unescaped: AccountRow.columns("accounts"))
+                RETURNING \(unescaped: AccountRow.select)
                 """)
             guard let row = rows.first else { throw SoomError.unauthorized }
             return try AccountRow.decode(row)
@@ -154,7 +154,7 @@ public struct PostgresIdentityRepository: IdentityRepository {
 
     public func publicKey(accountID: UUID) async throws -> [UInt8]? {
         let rows = try await self.database.rows("SELECT public_key FROM accounts WHERE id = \(accountID)")
-        return try rows.first.map { [UInt8](try $0.decode(Data.self)) }
+        return try rows.first.map { [UInt8](try RowCells.decode($0, Data.self)) }
     }
 
     public func insertTransferCode(
@@ -210,7 +210,7 @@ public struct PostgresIdentityRepository: IdentityRepository {
                 """, logger: self.database.logger
             ).collect()
             let signer = Data(signature.fingerprint)
-            guard try locked.contains(where: { row in try row.decode((UUID, Data).self) == (accountID, signer) }) else {
+            guard try locked.contains(where: { row in try RowCells.decode(row, UUID.self, Data.self) == (accountID, signer) }) else {
                 throw KeyChanged()
             }
             let tagged = try await TagUsageSQL.beginWithdrawal(of: accountID, on: connection, logger: self.database.logger)
@@ -273,13 +273,13 @@ public struct PostgresIdentityRepository: IdentityRepository {
                 RETURNING 1)
             SELECT ((SELECT count(*) FROM challenges) + (SELECT count(*) FROM sessions) + (SELECT count(*) FROM transfer_codes))::int
             """)
-        return try rows[0].decode(Int.self)
+        return try RowCells.decode(rows[0], Int.self)
     }
 
     /// Deletes up to `limit` withdrawal records made before `cutoff` (the contract keeps them 30
     /// days; the 7-day rejoin rule needs one week). Returns how many.
     public func purgeWithdrawals(before cutoff: Date, limit: Int) async throws -> Int {
-        try await self.database.purge("withdrawals", key: "id", time: "withdrawn_at", before: cutoff, limit: limit)
+        try await self.database.purge(.withdrawals, before: cutoff, limit: limit)
     }
 
     /// Records the challenge's nonce as spent; a nonce spent before (or by a parallel request that

@@ -5,10 +5,15 @@ import SoomDomain
 /// A live session and its account: run on every authenticated request that `SessionCache` cannot
 /// answer, so it is a prepared statement (parsed and planned once per connection, not once per request).
 struct SessionAccountStatement: NamedStatement {
-    static let sql = """
-        SELECT \(AccountRow.columns("a")), s.expires_at AS session_expires_at FROM sessions s JOIN accounts a ON a.id = s.account_id
-        WHERE s.token_hash = $1 AND s.expires_at > $2
-        """
+    static let sql: String = {
+        var parameters = Parameters()
+        let tokenHash = parameters.next()
+        let now = parameters.next()
+        return """
+            SELECT \(AccountRow.select), s.expires_at FROM sessions s JOIN accounts a ON a.id = s.account_id
+            WHERE s.token_hash = \(tokenHash) AND s.expires_at > \(now)
+            """
+    }()
 
     typealias Row = LiveSession
 
@@ -23,6 +28,7 @@ struct SessionAccountStatement: NamedStatement {
     }
 
     func decodeRow(_ row: PostgresRow) throws -> LiveSession {
-        LiveSession(account: try AccountRow.decode(row), expiresAt: try row.makeRandomAccess()["session_expires_at"].decode(Date.self))
+        var cells = RowCells(row)
+        return LiveSession(account: try AccountRow.decode(&cells), expiresAt: try cells.next(Date.self))
     }
 }

@@ -172,16 +172,15 @@ public struct SessionInvalidationListener: Service {
         _ connection: PostgresConnection, sessions: PostgresNotificationSequence, marks: PostgresNotificationSequence,
         onListening: @Sendable () -> Void
     ) async throws {
-        let pairs = Self.triggers.map { "('\($0.0)', '\($0.1)')" }.joined(separator: ", ")
+        let (tables, names) = (Self.triggers.map(\.0), Self.triggers.map(\.1))
         let logger = self.logger
         let enabled = try await Database.race(self.setupTimeout) {
             try await connection.query(
-                PostgresQuery(
-                    unsafeSQL: """
-                        SELECT count(*) FROM pg_trigger
-                        WHERE tgenabled <> 'D' AND (tgrelid::regclass::text, tgname) IN (\(pairs))
-                        """), logger: logger
-            ).collect().first?.decode(Int.self)
+                """
+                SELECT count(*) FROM pg_trigger
+                WHERE tgenabled <> 'D' AND (tgrelid::regclass::text, tgname::text) IN (SELECT * FROM unnest(\(tables)::text[], \(names)::text[]))
+                """, logger: logger
+            ).collect().first.map { try RowCells.decode($0, Int.self) }
         }
         guard enabled == Self.triggers.count else { throw TriggersMissing() }
         self.cache.resume()

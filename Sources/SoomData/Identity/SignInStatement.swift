@@ -7,19 +7,27 @@ import Synchronization
 /// challenge only when the account exists, and open the session only when this very statement
 /// spent the challenge. No row: the key is unknown (and the challenge stays unspent).
 struct SignInStatement: NamedStatement {
-    static let sql = """
-        WITH account AS (SELECT \(AccountRow.columns("a")) FROM accounts a WHERE a.key_fingerprint = $1),
-        spent AS (
-            INSERT INTO spent_challenges (nonce, expires_at)
-            SELECT $2, $3 WHERE EXISTS (SELECT 1 FROM account)
-            ON CONFLICT (nonce) DO NOTHING
-            RETURNING 1),
-        opened AS (
-            INSERT INTO sessions (token_hash, account_id, expires_at)
-            SELECT $4, account.id, $5 FROM account, spent
-            RETURNING 1)
-        SELECT \(AccountRow.columns("account")), EXISTS (SELECT 1 FROM opened) AS opened FROM account
-        """
+    static let sql: String = {
+        var parameters = Parameters()
+        let fingerprint = parameters.next()
+        let nonce = parameters.next()
+        let challengeExpiry = parameters.next()
+        let tokenHash = parameters.next()
+        let sessionExpiry = parameters.next()
+        return """
+            WITH account AS (SELECT \(AccountRow.select) FROM accounts a WHERE a.key_fingerprint = \(fingerprint)),
+            spent AS (
+                INSERT INTO spent_challenges (nonce, expires_at)
+                SELECT \(nonce), \(challengeExpiry) WHERE EXISTS (SELECT 1 FROM account)
+                ON CONFLICT (nonce) DO NOTHING
+                RETURNING 1),
+            opened AS (
+                INSERT INTO sessions (token_hash, account_id, expires_at)
+                SELECT \(tokenHash), account.id, \(sessionExpiry) FROM account, spent
+                RETURNING 1)
+            SELECT \(AccountRow.select), EXISTS (SELECT 1 FROM opened) FROM account a
+            """
+    }()
 
     typealias Row = (opened: Bool, account: Account)
 
@@ -38,7 +46,9 @@ struct SignInStatement: NamedStatement {
     }
 
     func decodeRow(_ row: PostgresRow) throws -> Row {
-        (try row.makeRandomAccess()["opened"].decode(Bool.self), try AccountRow.decode(row))
+        var cells = RowCells(row)
+        let account = try AccountRow.decode(&cells)
+        return (opened: try cells.next(Bool.self), account: account)
     }
 }
 

@@ -36,7 +36,7 @@ public struct PostgresImageStore: ImageStore {
                 ORDER BY created_at DESC LIMIT 1
                 """, logger: logger
             ).collect()
-            if let oldest = try rows.first?.decode(Date.self) {
+            if let oldest = try rows.first.map({ try RowCells.decode($0, Date.self) }) {
                 return .overQuota(retryAt: oldest.addingTimeInterval(quota.window))
             }
             try await connection.query(insert, logger: logger)
@@ -55,8 +55,8 @@ public struct PostgresImageStore: ImageStore {
             FROM (SELECT *, (\(any) OR encode(sha256, 'hex') = ANY (\(digests)::text[])) AS matched FROM images WHERE id = \(id) AND bytes IS NOT NULL) i
             """)
         guard let row = rows.first else { return nil }
-        let (owner, contentType, byteCount, sha256, width, height, createdAt, matched, bytes) = try row.decode(
-            (UUID, String, Int, String, Int?, Int?, Date, Bool, ByteBuffer?).self)
+        let (owner, contentType, byteCount, sha256, width, height, createdAt, matched, bytes) = try RowCells.decode(
+            row, UUID.self, String.self, Int.self, String.self, Int?.self, Int?.self, Date.self, Bool.self, ByteBuffer?.self)
         guard let format = ImageFormat(contentType: contentType) else { return nil }
         let image = StoredImage(
             id: id, ownerID: owner, format: format, byteCount: byteCount, sha256: sha256, width: width, height: height,
@@ -80,7 +80,7 @@ public struct PostgresImageStore: ImageStore {
             deleted AS (DELETE FROM images WHERE id IN (SELECT id FROM unused) RETURNING 1)
             SELECT count(*)::int FROM deleted
             """)
-        return try rows[0].decode(Int.self)
+        return try RowCells.decode(rows[0], Int.self)
     }
 
     public func unscrubbed(limit: Int) async throws -> [(image: StoredImage, bytes: [UInt8])] {
@@ -90,8 +90,8 @@ public struct PostgresImageStore: ImageStore {
             WHERE width IS NULL AND bytes IS NOT NULL ORDER BY created_at LIMIT \(limit)
             """)
         return try rows.compactMap { row in
-            let (id, owner, contentType, byteCount, sha256, createdAt, bytes) = try row.decode(
-                (UUID, UUID, String, Int, String, Date, ByteBuffer).self)
+            let (id, owner, contentType, byteCount, sha256, createdAt, bytes) = try RowCells.decode(
+                row, UUID.self, UUID.self, String.self, Int.self, String.self, Date.self, ByteBuffer.self)
             guard let format = ImageFormat(contentType: contentType) else { return nil }
             let image = StoredImage(
                 id: id, ownerID: owner, format: format, byteCount: byteCount, sha256: sha256, width: nil, height: nil, createdAt: createdAt)

@@ -52,11 +52,9 @@ public struct PlannerStatistics: Sendable {
                     OR pg_relation_size(c.oid) / current_setting('block_size')::int8 > (1 + \(Self.grownShare)) * c.relpages + 8)
                 ORDER BY c.relname
                 """, logger: logger
-            ).collect().map { try $0.decode(String.self) }
+            ).collect().map { try RowCells.decode($0, String.self) }
             guard !due.isEmpty else { return [] }
-            // Names from the catalogue, quoted as identifiers.
-            let tables = due.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: ", ")
-            try await connection.query(PostgresQuery(unsafeSQL: "ANALYZE (SKIP_LOCKED) \(tables)"), logger: logger)
+            try await connection.query(UnpreparedSQL.analyze(due), logger: logger)
             return due
         }
         return analysed ?? []

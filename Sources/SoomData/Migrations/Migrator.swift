@@ -54,9 +54,8 @@ public struct Migrator: Sendable {
                 applied_at timestamptz NOT NULL DEFAULT now())
             """, logger: self.logger)
         var recorded: [Int: String] = [:]
-        for try await (version, checksum) in try await connection.query("SELECT version, checksum FROM schema_migrations", logger: self.logger)
-            .decode((Int, String).self)
-        {
+        for try await row in try await connection.query("SELECT version, checksum FROM schema_migrations", logger: self.logger) {
+            let (version, checksum) = try RowCells.decode(row, Int.self, String.self)
             recorded[version] = checksum
         }
         for migration in self.migrations {
@@ -81,7 +80,7 @@ public struct Migrator: Sendable {
     private func apply(_ migration: Migration, on connection: PostgresConnection) async throws {
         do {
             try await connection.query("BEGIN", logger: self.logger)
-            try await connection.query(Self.script(migration.sql), logger: self.logger)
+            try await connection.query(UnpreparedSQL.script(migration.sql), logger: self.logger)
             try await connection.query(
                 "INSERT INTO schema_migrations (version, name, checksum) VALUES (\(migration.version), \(migration.name), \(migration.checksum))",
                 logger: self.logger)
@@ -90,14 +89,5 @@ public struct Migrator: Sendable {
             _ = try? await connection.query("ROLLBACK", logger: self.logger)
             throw MigrationError.failed(name: migration.name, reason: String(reflecting: error))
         }
-    }
-
-    /// A migration file holds several statements, but PostgresNIO speaks only the extended query
-    /// protocol (one statement per query). PL/pgSQL's EXECUTE runs a multi-statement string, so
-    /// the file travels as one dollar-quoted literal, with tags it cannot contain.
-    static func script(_ sql: String) -> PostgresQuery {
-        var tag = "soom_migration"
-        while sql.contains(tag) { tag += "_" + String(UInt32.random(in: 0...UInt32.max), radix: 36) }
-        return PostgresQuery(unsafeSQL: "DO $\(tag)_do$ BEGIN EXECUTE $\(tag)$\(sql)$\(tag)$; END $\(tag)_do$")
     }
 }

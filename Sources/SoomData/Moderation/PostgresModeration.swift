@@ -17,7 +17,7 @@ public struct PostgresModeration: Sendable {
     /// it counts nowhere and its author is told. False when there is no such card or it is hidden already.
     public func hide(cardID: UUID) async throws -> Bool {
         let rows = try await self.database.rows("SELECT hide_card(\(cardID), now())")
-        return try rows[0].decode(UUID?.self) != nil
+        return try RowCells.decode(rows[0], UUID?.self) != nil
     }
 
     /// Shows a hidden card again: it counts once more (tag usage, its parent's comment count or
@@ -35,14 +35,14 @@ public struct PostgresModeration: Sendable {
     /// step of its author (nil: no such hidden card).
     static func unhide(cardID: UUID, on connection: PostgresConnection, logger: Logger) async throws -> Bool? {
         let author = try await connection.query("SELECT author_id FROM cards WHERE id = \(cardID)", logger: logger).collect()
-        guard let authorID = try author.first?.decode(UUID.self) else { return nil }
+        guard let authorID = try author.first.map({ try RowCells.decode($0, UUID.self) }) else { return nil }
         try await connection.query("SELECT 1 FROM accounts WHERE id = \(authorID) FOR NO KEY UPDATE", logger: logger)
         let rows = try await connection.query(
             "SELECT parent_id, tags, created_at, hidden_restricted FROM cards WHERE id = \(cardID) AND hidden_at IS NOT NULL FOR UPDATE",
             logger: logger
         ).collect()
         guard let row = rows.first else { return nil }
-        let (parentID, names, createdAt, restricted) = try row.decode((UUID?, [String], Date, Bool).self)
+        let (parentID, names, createdAt, restricted) = try RowCells.decode(row, UUID?.self, [String].self, Date.self, Bool.self)
         let tags = names.compactMap { try? Tag(normalising: $0) }.sorted { $0.key < $1.key }
         try await connection.query(
             """
@@ -83,7 +83,7 @@ public struct PostgresModeration: Sendable {
             ORDER BY count(*) DESC, p.author_id LIMIT \(limit)
             """)
         return try rows.map { row in
-            let (author, hidden, reporters, counts) = try row.decode((UUID, Int, [UUID], [Int]).self)
+            let (author, hidden, reporters, counts) = try RowCells.decode(row, UUID.self, Int.self, [UUID].self, [Int].self)
             return ReportRing(authorID: author, hiddenCards: hidden, reporters: Array(zip(reporters, counts)).map { ($0.0, $0.1) })
         }
     }
@@ -97,19 +97,19 @@ public struct PostgresModeration: Sendable {
         let logger = self.database.logger
         return try await self.database.transaction { connection in
             var cards: [UUID] = []
-            for try await card in try await connection.query(
+            for try await row in try await connection.query(
                 """
                 SELECT DISTINCT c.id FROM reports r JOIN cards c ON c.id = r.card_id
                 WHERE r.reporter_id = ANY(\(reporters)) AND c.hidden_at IS NOT NULL ORDER BY c.id
-                """, logger: logger
-            ).decode(UUID.self) {
-                cards.append(card)
+                """, logger: logger)
+            {
+                cards.append(try RowCells.decode(row, UUID.self))
             }
             var steps: [UUID: Int] = [:]
             var shown: [UUID] = []
             for card in cards {
                 let author = try await connection.query("SELECT author_id FROM cards WHERE id = \(card)", logger: logger).collect()
-                guard let authorID = try author.first?.decode(UUID.self),
+                guard let authorID = try author.first.map({ try RowCells.decode($0, UUID.self) }),
                     let restricted = try await Self.unhide(cardID: card, on: connection, logger: logger)
                 else { continue }
                 shown.append(card)
@@ -131,7 +131,7 @@ public struct PostgresModeration: Sendable {
     /// or exactly `until` with `replace`), and tells it. Nil when there is no such account.
     public func restrict(accountID: UUID, until: Date, replace: Bool) async throws -> Date? {
         let rows = try await self.database.rows("SELECT restrict_account(\(accountID), \(until), now(), \(replace))")
-        return try rows[0].decode(Date?.self)
+        return try RowCells.decode(rows[0], Date?.self)
     }
 
     /// Ends an account's restriction now. False when there is no such account.
@@ -176,7 +176,7 @@ public struct PostgresModeration: Sendable {
             """)
         return try rows.map { row in
             let (id, author, count, reasons, counts, hidden, createdAt, preview) =
-                try row.decode((UUID, UUID, Int, [String], [Int], Bool, Date, String).self)
+                try RowCells.decode(row, UUID.self, UUID.self, Int.self, [String].self, [Int].self, Bool.self, Date.self, String.self)
             return ReportedCard(
                 cardID: id, authorID: author, reports: count, reasons: Dictionary(uniqueKeysWithValues: zip(reasons, counts)), hidden: hidden,
                 createdAt: createdAt, preview: preview)
@@ -199,7 +199,7 @@ public struct PostgresModeration: Sendable {
                    (SELECT count(*) FROM tags WHERE usage_count > 0)::int,
                    (SELECT count(*) FROM reports)::int
             """)
-        let values = try rows[0].decode((Int, Int, Int, Int, Int, Int, Int, Int, Int).self)
+        let values = try RowCells.decode(rows[0], Int.self, Int.self, Int.self, Int.self, Int.self, Int.self, Int.self, Int.self, Int.self)
         return [
             ("accounts", values.0), ("restricted accounts", values.1), ("live sessions", values.2), ("cards", values.3),
             ("comment cards", values.4), ("hidden cards", values.5), ("stories", values.6), ("tags in use", values.7), ("reports", values.8),

@@ -15,25 +15,26 @@ public struct PostgresNotificationRepository: NotificationRepository {
     /// A `card_liked` notification names nobody (likes are private): its actor is read only to
     /// leave out likes across a block, never returned.
     public func page(for recipient: UUID, unreadOnly: Bool, after position: FeedPosition?, limit: Int) async throws -> ListPage<AccountNotification> {
-        var builder = SQLBuilder()
-        let recipientParameter = builder.bind(recipient)
-        var conditions = [
-            "n.recipient_id = \(recipientParameter)",
-            "(n.actor_id IS NULL OR \(CardRow.notBlocked(recipientParameter, "n.actor_id")))",
-        ]
-        if unreadOnly { conditions.append("NOT n.read") }
-        if let position { conditions.append(ProfileRow.after(position, time: "n.created_at", id: "n.id", &builder)) }
-        builder.append(
+        let rows = try await self.database.rows(
             """
             SELECT n.id, n.type, n.created_at, n.read, n.card_id, n.tag, n.until,
-                   a.id, a.nickname, a.profile_image_kind, a.profile_image_ref, \(ProfileRow.micros("n.created_at"))
-            FROM notifications n LEFT JOIN accounts a ON a.id = n.actor_id AND n.type <> 'card_liked'
-            WHERE \(conditions.joined(separator: " AND "))
-            ORDER BY n.created_at DESC, n.id DESC LIMIT \(builder.bind(limit + 1))
-            """)
-        let rows = try await self.database.rows(builder.query).map { row in
-            let (id, type, createdAt, read, cardID, tag, until, actorID, actorNickname, actorImageKind, actorImageRef, micros) =
-                try row.decode((UUID, String, Date, Bool, UUID?, String?, Date?, UUID?, String?, String?, String?, Int64).self)
+                   \(unescaped: ProfileRow.userColumns), \(unescaped: ProfileRow.micros("n.created_at"))
+            FROM (SELECT \(recipient)::uuid AS id) r, notifications n LEFT JOIN accounts a ON a.id = n.actor_id AND n.type <> 'card_liked'
+            WHERE n.recipient_id = r.id AND (n.actor_id IS NULL OR \(unescaped: CardRow.notBlocked("r.id", "n.actor_id")))
+              \(unescaped: unreadOnly ? Self.unread : Self.readOrNot) AND (n.created_at, n.id) < \(position: position ?? .top)
+            ORDER BY n.created_at DESC, n.id DESC LIMIT \(limit + 1)
+            """
+        ).map { row in
+            var cells = RowCells(row)
+            let id = try cells.next(UUID.self)
+            let type = try cells.next(String.self)
+            let createdAt = try cells.next(Date.self)
+            let read = try cells.next(Bool.self)
+            let cardID = try cells.next(UUID?.self)
+            let tag = try cells.next(String?.self)
+            let until = try cells.next(Date?.self)
+            let (actorID, actorNickname) = (try cells.next(UUID?.self), try cells.next(String?.self))
+            let (actorImageKind, actorImageRef) = (try cells.next(String?.self), try cells.next(String?.self))
             let notification = AccountNotification(
                 id: id,
                 type: NotificationType(rawValue: type) ?? .followed,
@@ -45,10 +46,14 @@ public struct PostgresNotificationRepository: NotificationRepository {
                 cardID: cardID,
                 tag: tag,
                 until: until)
-            return (item: notification, position: FeedPosition(createdAtMicros: micros, id: id))
+            return (item: notification, position: FeedPosition(createdAtMicros: try cells.next(Int64.self), id: id))
         }
         return ListPage(rows: rows, limit: limit)
     }
+
+    /// `page`'s filter: only unread notifications, or every one.
+    private static let unread = "AND NOT n.read"
+    private static let readOrNot = ""
 
     public func markRead(id: UUID, recipient: UUID) async throws -> Bool {
         // Marking read takes a notification out of the "one unread per actor" indexes: never a conflict.
@@ -89,12 +94,12 @@ public struct PostgresNotificationRepository: NotificationRepository {
                 RETURNING 1)
             SELECT (SELECT count(*) FROM batch)::int, (SELECT count(*) FROM delivered)::int
             """)
-        return try rows[0].decode((Int, Int).self).0
+        return try RowCells.decode(rows[0], Int.self, Int.self).0
     }
 
     /// Deletes up to `limit` notifications made before `cutoff` (the contract keeps them 30 days),
     /// read or not. Returns how many.
     public func purge(createdBefore cutoff: Date, limit: Int) async throws -> Int {
-        try await self.database.purge("notifications", key: "id", time: "created_at", before: cutoff, limit: limit)
+        try await self.database.purge(.notifications, before: cutoff, limit: limit)
     }
 }

@@ -45,7 +45,7 @@ public struct FollowingInbox: Sendable {
                     """, logger: logger
                 ).collect()
                 guard let row = due.first else { return false }
-                let (reader, opened) = try row.decode((UUID, Date).self)
+                let (reader, opened) = try RowCells.decode(row, UUID.self, Date.self)
                 let since = opened.addingTimeInterval(-Self.horizon)
                 // A statement of its own: its snapshot sees every follow that committed before the lock.
                 try await connection.query(

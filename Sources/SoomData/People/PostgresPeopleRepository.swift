@@ -14,21 +14,22 @@ public struct PostgresPeopleRepository: PeopleRepository {
     }
 
     public func profile(of id: UUID, viewer: UUID) async throws -> Profile? {
-        var builder = SQLBuilder()
-        let viewerParameter = builder.bind(viewer)
-        builder.append(
+        let rows = try await self.database.rows(
             """
-            SELECT \(ProfileRow.select(viewer: viewerParameter)) FROM accounts a
-            WHERE a.id = \(builder.bind(id)) AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = a.id AND b.blocked_id = \(viewerParameter))
+            SELECT \(unescaped: ProfileRow.select) FROM (SELECT \(viewer)::uuid AS id) v, accounts a
+            WHERE a.id = \(id) AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = a.id AND b.blocked_id = v.id)
             """)
-        return try await self.database.rows(builder.query).first.map(ProfileRow.decode)
+        return try rows.first.map { row in
+            var cells = RowCells(row)
+            return try ProfileRow.decode(&cells)
+        }
     }
 
     public func setFollow(_ following: Bool, target: UUID, by viewer: UUID, at time: Date) async throws -> FollowOutcome {
         let rows = try await self.database.rows(
             "SELECT outcome, target_followers FROM set_follow(\(viewer), \(target), \(following), \(time), \(FollowingStatements.wideFollowing)::int)"
         )
-        let (outcome, count) = try rows[0].decode((String, Int?).self)
+        let (outcome, count) = try RowCells.decode(rows[0], String.self, Int?.self)
         switch outcome {
         case "done": return .done(following: following, followerCount: count ?? 0)
         case "blocked": return .blockedByViewer
@@ -38,62 +39,58 @@ public struct PostgresPeopleRepository: PeopleRepository {
 
     public func setBlock(_ blocked: Bool, target: UUID, by viewer: UUID, at time: Date) async throws -> Bool {
         let rows = try await self.database.rows("SELECT set_block(\(viewer), \(target), \(blocked), \(time))")
-        return try rows[0].decode(String.self) == "done"
+        return try RowCells.decode(rows[0], String.self) == "done"
     }
 
     public func page(of list: PeopleList, after position: FeedPosition?, limit: Int, viewer: UUID) async throws -> ListPage<Profile>? {
-        let (subject, listedColumn, subjectColumn) =
+        let (subject, listed, other) =
             switch list {
-            case .followers(let id): (id, "follower_id", "followee_id")
-            case .following(let id): (id, "followee_id", "follower_id")
+            case .followers(let id): (id, Self.followerColumn, Self.followeeColumn)
+            case .following(let id): (id, Self.followeeColumn, Self.followerColumn)
             }
-        var builder = SQLBuilder()
-        let viewerParameter = builder.bind(viewer)
-        let subjectParameter = builder.bind(subject)
-        let subjectVisible =
-            "EXISTS (SELECT 1 FROM accounts s WHERE s.id = \(subjectParameter) AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = s.id AND b.blocked_id = \(viewerParameter)))"
-        var conditions = ["f.\(subjectColumn) = \(subjectParameter)", subjectVisible, CardRow.notBlocked(viewerParameter, "a.id")]
-        if let position { conditions.append(ProfileRow.after(position, time: "f.created_at", id: "f.\(listedColumn)", &builder)) }
-        builder.append(
+        let rows = try await self.database.rows(
             """
-            SELECT \(ProfileRow.select(viewer: viewerParameter)), \(ProfileRow.micros("f.created_at")) AS micros
-            FROM follows f JOIN accounts a ON a.id = f.\(listedColumn)
-            WHERE \(conditions.joined(separator: " AND "))
-            ORDER BY f.created_at DESC, f.\(listedColumn) DESC LIMIT \(builder.bind(limit + 1))
-            """)
-        let rows = try await self.database.rows(builder.query).map { row in
-            let profile = try ProfileRow.decode(row)
-            let micros = try row.makeRandomAccess()["micros"].decode(Int64.self)
-            return (item: profile, position: FeedPosition(createdAtMicros: micros, id: profile.user.id))
+            SELECT \(unescaped: ProfileRow.select), \(unescaped: ProfileRow.micros("f.created_at"))
+            FROM (SELECT \(viewer)::uuid AS id) v, follows f JOIN accounts a ON a.id = f.\(unescaped: listed)
+            WHERE f.\(unescaped: other) = \(subject)
+              AND EXISTS (SELECT 1 FROM accounts s WHERE s.id = \(subject)
+                          AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = s.id AND b.blocked_id = v.id))
+              AND \(unescaped: CardRow.notBlocked("v.id", "a.id"))
+              AND (f.created_at, f.\(unescaped: listed)) < \(position: position ?? .top)
+            ORDER BY f.created_at DESC, f.\(unescaped: listed) DESC LIMIT \(limit + 1)
+            """
+        ).map { row in
+            var cells = RowCells(row)
+            let profile = try ProfileRow.decode(&cells)
+            return (item: profile, position: FeedPosition(createdAtMicros: try cells.next(Int64.self), id: profile.user.id))
         }
         if rows.isEmpty {
-            var check = SQLBuilder()
-            let viewerParameter = check.bind(viewer)
-            check.append(
-                "SELECT 1 FROM accounts s WHERE s.id = \(check.bind(subject)) AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = s.id AND b.blocked_id = \(viewerParameter))"
-            )
-            if try await self.database.rows(check.query).isEmpty { return nil }
+            let subjectVisible = try await self.database.rows(
+                """
+                SELECT 1 FROM accounts s WHERE s.id = \(subject)
+                AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = s.id AND b.blocked_id = \(viewer))
+                """)
+            if subjectVisible.isEmpty { return nil }
         }
         return ListPage(rows: rows, limit: limit)
     }
 
+    /// The columns of `follows` a list reads by: who follows, and whom.
+    private static let followerColumn = "follower_id"
+    private static let followeeColumn = "followee_id"
+
     public func blocks(of viewer: UUID, after position: FeedPosition?, limit: Int) async throws -> ListPage<UserSummary> {
-        var builder = SQLBuilder()
-        var conditions = ["b.blocker_id = \(builder.bind(viewer))"]
-        if let position { conditions.append(ProfileRow.after(position, time: "b.created_at", id: "b.blocked_id", &builder)) }
-        builder.append(
+        let rows = try await self.database.rows(
             """
-            SELECT a.id, a.nickname, a.profile_image_kind, a.profile_image_ref, \(ProfileRow.micros("b.created_at"))
+            SELECT \(unescaped: ProfileRow.userColumns), \(unescaped: ProfileRow.micros("b.created_at"))
             FROM blocks b JOIN accounts a ON a.id = b.blocked_id
-            WHERE \(conditions.joined(separator: " AND "))
-            ORDER BY b.created_at DESC, b.blocked_id DESC LIMIT \(builder.bind(limit + 1))
-            """)
-        let rows = try await self.database.rows(builder.query).map { row in
-            let (id, nickname, imageKind, imageRef, micros) = try row.decode((UUID, String, String?, String?, Int64).self)
-            return (
-                item: ProfileRow.user(id: id, nickname: nickname, imageKind: imageKind, imageRef: imageRef),
-                position: FeedPosition(createdAtMicros: micros, id: id)
-            )
+            WHERE b.blocker_id = \(viewer) AND (b.created_at, b.blocked_id) < \(position: position ?? .top)
+            ORDER BY b.created_at DESC, b.blocked_id DESC LIMIT \(limit + 1)
+            """
+        ).map { row in
+            var cells = RowCells(row)
+            let user = try ProfileRow.user(&cells)
+            return (item: user, position: FeedPosition(createdAtMicros: try cells.next(Int64.self), id: user.id))
         }
         return ListPage(rows: rows, limit: limit)
     }

@@ -25,7 +25,7 @@ public struct PostgresTagRepository: TagRepository {
             SELECT (SELECT name FROM tags WHERE key = \(tag.key)), (SELECT usage_count FROM tags WHERE key = \(tag.key)),
                    EXISTS (SELECT 1 FROM favorite_tags WHERE account_id = \(viewer) AND tag_key = \(tag.key))
             """)
-        let (name, count, favorite) = try rows[0].decode((String?, Int?, Bool).self)
+        let (name, count, favorite) = try RowCells.decode(rows[0], String?.self, Int?.self, Bool.self)
         return TagDetail(name: name ?? tag.name, usageCount: count ?? 0, isFavorite: favorite)
     }
 
@@ -53,7 +53,7 @@ public struct PostgresTagRepository: TagRepository {
                 SELECT (SELECT has FROM existing) OR EXISTS (SELECT 1 FROM added)
                 """, logger: logger
             ).collect()
-            return try rows[0].decode(Bool.self) ? .done(favorite: true) : .limitReached
+            return try RowCells.decode(rows[0], Bool.self) ? .done(favorite: true) : .limitReached
         }
     }
 
@@ -65,7 +65,7 @@ public struct PostgresTagRepository: TagRepository {
             WHERE f.account_id = \(account) ORDER BY f.created_at, f.tag_key
             """)
         return try rows.map { row in
-            let (name, count) = try row.decode((String, Int).self)
+            let (name, count) = try RowCells.decode(row, String.self, Int.self)
             return TagUsage(name: name, usageCount: count)
         }
     }

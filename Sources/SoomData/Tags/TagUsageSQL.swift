@@ -30,7 +30,7 @@ enum TagUsageSQL {
         var tagged: [UUID] = []
         let rows = try await connection.query(
             "SELECT id FROM cards WHERE author_id = \(accountID) AND cardinality(tags) > 0", logger: logger)
-        for try await id in rows.decode(UUID.self) { tagged.append(id) }
+        for try await row in rows { tagged.append(try RowCells.decode(row, UUID.self)) }
         return tagged
     }
 }
