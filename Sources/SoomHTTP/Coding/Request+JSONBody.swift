@@ -21,6 +21,9 @@ extension Request {
             if allowEmpty { return nil }
             throw SoomError.invalidRequest("A JSON body is required.")
         }
+        if Self.nestingDepth(of: buffer.readableBytesView) > Self.maximumJSONNesting {
+            throw SoomError.invalidRequest("The body is not valid JSON.")
+        }
         do {
             return try JSON.decoder.decode(Body.self, from: Data(buffer.readableBytesView))
         } catch let error as DecodingError {
@@ -28,6 +31,39 @@ extension Request {
         } catch let error as SoomError {
             throw error
         }
+    }
+
+    /// No request body of the contract nests deeper than a few levels; deeper ones are refused
+    /// before Foundation's recursive parser walks them on a request's small stack.
+    static let maximumJSONNesting = 32
+
+    /// The deepest nesting of arrays and objects in `bytes`, brackets inside strings not counted.
+    static func nestingDepth(of bytes: ByteBufferView) -> Int {
+        var depth = 0
+        var deepest = 0
+        var inString = false
+        var escaped = false
+        for byte in bytes {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                deepest = max(deepest, depth)
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        return deepest
     }
 
     /// Decodes a JSON body that must be present.
