@@ -51,7 +51,7 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
         configuration.backgroundJobs
         ? [
             PopularRankingJob(cards: cardRepository, startAfter: migrated, logger: logger),
-            StoryExpiryJob(cards: cardRepository, startAfter: migrated, logger: logger),
+            StoryExpiryJob(cards: cards.cards, startAfter: migrated, logger: logger),
             FavoriteTagNotificationsJob(notifications: notifications, startAfter: migrated, logger: logger),
             ExpiredRecordsJob(identity: identityRepository, cards: cardRepository, startAfter: migrated, logger: logger),
             RetentionJob(notifications: notifications, identity: identityRepository, images: images, startAfter: migrated, logger: logger),

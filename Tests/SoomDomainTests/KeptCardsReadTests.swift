@@ -168,6 +168,20 @@ struct KeptCardsReadTests {
         #expect(cache.count == 0)
     }
 
+    @Test("a sweep that deleted expired stories drops the kept cards (their parents' comment counts changed); an empty one keeps them")
+    func sweepInvalidates() async throws {
+        let (environment, repository, cards) = Self.environment()
+        func reads() -> Int { repository.calls.withLock { $0.cardReads.count } }
+        _ = try await ShowCard(environment)(cards[0].id, viewer: Self.viewer)
+        #expect(try await environment.cards.sweepExpiredStories(limit: 1000) == 0)
+        _ = try await ShowCard(environment)(cards[0].id, viewer: Self.viewer)
+        #expect(reads() == 1, "nothing swept, the kept card is served")
+        repository.storiesToSweep.withLock { $0 = 2 }
+        #expect(try await environment.cards.sweepExpiredStories(limit: 1000) == 2)
+        _ = try await ShowCard(environment)(cards[0].id, viewer: Self.viewer)
+        #expect(reads() == 2, "a sweep that deleted stories drops the kept card")
+    }
+
     @Test("a kept card in its last quarter of life is read again once, in the background, and readers never wait")
     func refreshAhead() async throws {
         let clock = Mutex(FeedPageCacheTests.start)

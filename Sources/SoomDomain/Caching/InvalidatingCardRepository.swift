@@ -6,7 +6,8 @@ import Foundation
 ///
 /// - A post: the first pages of every feed, the chunks of its cell, the card it answers (`FeedPageCache.invalidatePost`).
 /// - A like or unlike: the card (its count), and the liker's book of likes.
-/// - A deletion, or a report that hid a card: everything kept (`invalidateAll`); a report also the reporter's book.
+/// - A deletion, a report that hid a card, or a sweep of expired stories (their parents' comment
+///   counts change): everything kept (`invalidateAll`); a report also the reporter's book.
 struct InvalidatingCardRepository: CardRepository {
     let base: any CardRepository
     let feedPages: FeedPageCache
@@ -43,8 +44,9 @@ struct InvalidatingCardRepository: CardRepository {
     }
 
     func sweepExpiredStories(limit: Int) async throws -> Int {
-        // An expired story is never served (`FeedPageCache`), so nothing kept changes.
-        try await self.base.sweepExpiredStories(limit: limit)
+        let swept = try await self.base.sweepExpiredStories(limit: limit)
+        if swept > 0 { self.feedPages.invalidateAll() }
+        return swept
     }
 
     func card(id: UUID, viewer: UUID) async throws -> Card? { try await self.base.card(id: id, viewer: viewer) }

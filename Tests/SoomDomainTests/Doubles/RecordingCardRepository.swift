@@ -29,6 +29,8 @@ final class RecordingCardRepository: CardRepository {
     var pageResult: FeedPage? { self.result.withLock { $0 } }
     let reportOutcome: ReportOutcome
     let marks: @Sendable (UUID) -> ViewerMarks
+    /// How many expired stories the next sweep reports deleted.
+    let storiesToSweep = Mutex(0)
     /// While true, reads of shared cards are recorded and then wait (a read on its way).
     let cardReadsHeld = Mutex(false)
     /// The located top-level cards the nearby reads answer from (as everyone sees them), any order.
@@ -135,7 +137,12 @@ final class RecordingCardRepository: CardRepository {
     }
 
     func refreshPopularRanking(limit: Int, rescan: Bool) async throws {}
-    func sweepExpiredStories(limit: Int) async throws -> Int { 0 }
+    func sweepExpiredStories(limit: Int) async throws -> Int {
+        self.storiesToSweep.withLock { count in
+            defer { count = 0 }
+            return min(count, limit)
+        }
+    }
     func purgeIdempotencyKeys(limit: Int) async throws -> Int { 0 }
 
     func report(cardID: UUID, by reporter: UUID, reason: ReportReason, at time: Date, policy: ModerationPolicy) async throws -> ReportOutcome {
