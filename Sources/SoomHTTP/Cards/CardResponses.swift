@@ -18,32 +18,21 @@ struct CardBody: JSONWritable, Equatable {
     /// card's shared part can be written once for all its readers; JSON objects are unordered.
     static func writeCommon(_ card: Card, to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("id")
-        writer.uuid(card.id)
-        writer.key("content")
-        writer.string(card.content)
-        writer.key("font")
-        writer.string(card.font.rawValue)
-        writer.key("background")
-        ImageBody(reference: card.background).write(to: &writer)
+        writer.member("id", card.id)
+        writer.member("content", card.content)
+        writer.member("font", card.font.rawValue)
+        writer.member("background", ImageBody(reference: card.background))
         writer.key("tags")
         writer.beginArray()
         for tag in card.tags { writer.string(tag) }
         writer.endArray()
-        writer.key("author")
-        UserSummaryBody(user: card.author).write(to: &writer)
-        writer.key("parentId")
-        writer.uuid(card.parentID)
-        writer.key("parentDeleted")
-        writer.bool(card.parentDeleted)
-        writer.key("createdAt")
-        writer.timestamp(card.createdAt)
-        writer.key("expiresAt")
-        writer.timestamp(card.expiresAt)
-        writer.key("likeCount")
-        writer.int(card.likeCount)
-        writer.key("commentCount")
-        writer.int(card.commentCount)
+        writer.member("author", UserSummaryBody(user: card.author))
+        writer.member("parentId", card.parentID)
+        writer.member("parentDeleted", card.parentDeleted)
+        writer.member("createdAt", card.createdAt)
+        writer.member("expiresAt", card.expiresAt)
+        writer.member("likeCount", card.likeCount)
+        writer.member("commentCount", card.commentCount)
     }
 
     /// `distanceMeters`.
@@ -59,10 +48,8 @@ struct CardBody: JSONWritable, Equatable {
 
     /// The reader's own members, and the closing brace.
     static func writeViewerFlags(_ card: Card, to writer: inout JSONWriter) {
-        writer.key("likedByMe")
-        writer.bool(card.likedByMe)
-        writer.key("isMine")
-        writer.bool(card.isMine)
+        writer.member("likedByMe", card.likedByMe)
+        writer.member("isMine", card.isMine)
         writer.endObject()
     }
 }
@@ -79,12 +66,9 @@ struct UserSummaryBody: JSONWritable, Equatable {
 
     /// `id`, `nickname` and `profileImage`, inside an object the caller opened (a `Profile` extends them).
     static func writeMembers(of user: UserSummary, to writer: inout JSONWriter) {
-        writer.key("id")
-        writer.uuid(user.id)
-        writer.key("nickname")
-        writer.string(user.nickname)
-        writer.key("profileImage")
-        if let image = user.profileImage { ImageBody(reference: image).write(to: &writer) } else { writer.null() }
+        writer.member("id", user.id)
+        writer.member("nickname", user.nickname)
+        writer.member("profileImage", user.profileImage.map(ImageBody.init(reference:)))
     }
 }
 
@@ -99,16 +83,12 @@ struct ImageBody: JSONWritable, Equatable {
         switch self.reference {
         case .builtIn(let name):
             writer.string("default")
-            writer.key("name")
-            writer.string(name)
-            writer.key("url")
-            writer.string("/v1/images/defaults/\(name)")
+            writer.member("name", name)
+            writer.member("url", "/v1/images/defaults/\(name)")
         case .upload(let id):
             writer.string("upload")
-            writer.key("imageId")
-            writer.string(id)
-            writer.key("url")
-            writer.string("/v1/images/\(id)")
+            writer.member("imageId", id)
+            writer.member("url", "/v1/images/\(id)")
         }
         writer.endObject()
     }
@@ -167,10 +147,8 @@ struct LikeBody: JSONWritable, Equatable {
 
     func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("liked")
-        writer.bool(self.like.liked)
-        writer.key("likeCount")
-        writer.int(self.like.likeCount)
+        writer.member("liked", self.like.liked)
+        writer.member("likeCount", self.like.likeCount)
         writer.endObject()
     }
 }

@@ -14,8 +14,8 @@ import NIOCore
 /// characters escaped (nothing else, `/` included, as `JSONEncoder` with `.withoutEscapingSlashes`),
 /// times in the contract's `2026-11-22T03:18:16.123Z` form, IDs as lowercase UUID strings.
 ///
-/// Separators are automatic: call `key` before each member of an object and nothing between
-/// array elements.
+/// Separators are automatic: write each member of an object with `member` (or `key` and then its
+/// value), and nothing between array elements.
 struct JSONWriter {
     /// The JSON so far. An array rather than a `ByteBuffer`: appending single bytes to an array is
     /// a few inlined instructions, while every `ByteBuffer` write checks uniqueness and exclusivity.
@@ -75,6 +75,46 @@ struct JSONWriter {
         self.string(name)
         self.bytes.append(UInt8(ascii: ":"))
         self.needsComma = false
+    }
+
+    /// A member: its name (a plain ASCII identifier) and its value.
+    mutating func member(_ name: StaticString, _ value: String) {
+        self.key(name)
+        self.string(value)
+    }
+
+    /// A member whose value is a string, or `null`.
+    mutating func member(_ name: StaticString, _ value: String?) {
+        self.key(name)
+        self.string(value)
+    }
+
+    mutating func member(_ name: StaticString, _ value: Int) {
+        self.key(name)
+        self.int(value)
+    }
+
+    mutating func member(_ name: StaticString, _ value: Bool) {
+        self.key(name)
+        self.bool(value)
+    }
+
+    /// A member whose value is an ID (`uuid`), or `null`.
+    mutating func member(_ name: StaticString, _ value: UUID?) {
+        self.key(name)
+        self.uuid(value)
+    }
+
+    /// A member whose value is a time (`timestamp`), or `null`.
+    mutating func member(_ name: StaticString, _ value: Date?) {
+        self.key(name)
+        self.timestamp(value)
+    }
+
+    /// A member whose value is an object that writes itself, or `null`.
+    mutating func member(_ name: StaticString, _ value: (some JSONWritable)?) {
+        self.key(name)
+        if let value { value.write(to: &self) } else { self.null() }
     }
 
     /// Ends a line of JSON Lines: a newline after the value.

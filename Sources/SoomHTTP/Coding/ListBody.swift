@@ -24,8 +24,7 @@ enum ListJSON {
         writer.beginArray()
         for item in elements { element(item, &writer) }
         writer.endArray()
-        writer.key("nextCursor")
-        writer.string(nextCursor)
+        writer.member("nextCursor", nextCursor)
         writer.endObject()
     }
 }

@@ -53,13 +53,10 @@ public struct APIError: HTTPResponseError, Sendable, Equatable {
             writer.beginObject()
             writer.key("error")
             writer.beginObject()
-            writer.key("code")
-            writer.string(self.error.code)
-            writer.key("message")
-            writer.string(self.error.message)
+            writer.member("code", self.error.code)
+            writer.member("message", self.error.message)
             if let field = self.error.field {
-                writer.key("field")
-                writer.string(field)
+                writer.member("field", field)
             }
             for (key, value) in self.error.extra {
                 writer.key(key)

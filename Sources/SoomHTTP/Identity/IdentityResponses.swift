@@ -11,24 +11,15 @@ enum IdentityResponses {
         func write(to writer: inout JSONWriter) {
             let account = self.account
             writer.beginObject()
-            writer.key("id")
-            writer.uuid(account.id)
-            writer.key("nickname")
-            writer.string(account.nickname)
-            writer.key("profileImage")
-            if let image = account.profileImage { ImageBody(reference: image).write(to: &writer) } else { writer.null() }
-            writer.key("bio")
-            writer.string(account.bio)
-            writer.key("createdAt")
-            writer.timestamp(account.createdAt)
-            writer.key("cardCount")
-            writer.int(account.cardCount)
-            writer.key("followerCount")
-            writer.int(account.followerCount)
-            writer.key("followingCount")
-            writer.int(account.followingCount)
-            writer.key("restrictedUntil")
-            writer.timestamp(account.restrictedUntil)
+            writer.member("id", account.id)
+            writer.member("nickname", account.nickname)
+            writer.member("profileImage", account.profileImage.map(ImageBody.init(reference:)))
+            writer.member("bio", account.bio)
+            writer.member("createdAt", account.createdAt)
+            writer.member("cardCount", account.cardCount)
+            writer.member("followerCount", account.followerCount)
+            writer.member("followingCount", account.followingCount)
+            writer.member("restrictedUntil", account.restrictedUntil)
             writer.endObject()
         }
     }
@@ -43,14 +34,11 @@ enum IdentityResponses {
 
         func write(to writer: inout JSONWriter) {
             writer.beginObject()
-            writer.key("account")
-            Me(account: self.signedIn.account).write(to: &writer)
+            writer.member("account", Me(account: self.signedIn.account))
             writer.key("session")
             writer.beginObject()
-            writer.key("token")
-            writer.string(self.signedIn.session.token)
-            writer.key("expiresAt")
-            writer.timestamp(self.signedIn.session.expiresAt)
+            writer.member("token", self.signedIn.session.token)
+            writer.member("expiresAt", self.signedIn.session.expiresAt)
             writer.endObject()
             writer.endObject()
         }
@@ -66,12 +54,9 @@ enum IdentityResponses {
 
         func write(to writer: inout JSONWriter) {
             writer.beginObject()
-            writer.key("challengeId")
-            writer.string(self.challenge.id)
-            writer.key("nonce")
-            writer.string(self.challenge.nonce)
-            writer.key("expiresAt")
-            writer.timestamp(self.challenge.expiresAt)
+            writer.member("challengeId", self.challenge.id)
+            writer.member("nonce", self.challenge.nonce)
+            writer.member("expiresAt", self.challenge.expiresAt)
             writer.endObject()
         }
     }
@@ -83,10 +68,8 @@ enum IdentityResponses {
 
         func write(to writer: inout JSONWriter) {
             writer.beginObject()
-            writer.key("code")
-            writer.string(self.code)
-            writer.key("expiresAt")
-            writer.timestamp(self.expiresAt)
+            writer.member("code", self.code)
+            writer.member("expiresAt", self.expiresAt)
             writer.endObject()
         }
     }
@@ -97,8 +80,7 @@ enum IdentityResponses {
 
         func write(to writer: inout JSONWriter) {
             writer.beginObject()
-            writer.key("nickname")
-            writer.string(self.nickname)
+            writer.member("nickname", self.nickname)
             writer.endObject()
         }
     }
@@ -110,11 +92,9 @@ enum IdentityResponses {
 
         func write(to writer: inout JSONWriter) {
             writer.beginObject()
-            writer.key("available")
-            writer.bool(self.available)
+            writer.member("available", self.available)
             if let reason = self.reason {
-                writer.key("reason")
-                writer.string(reason)
+                writer.member("reason", reason)
             }
             writer.endObject()
         }

@@ -88,18 +88,12 @@ struct UploadedImageBody: JSONWritable, Equatable {
 
     func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("id")
-        writer.uuid(self.image.id)
-        writer.key("url")
-        writer.string(self.url)
-        writer.key("contentType")
-        writer.string(self.image.format.contentType)
-        writer.key("byteCount")
-        writer.int(self.image.byteCount)
-        writer.key("width")
-        writer.int(self.image.width ?? 0)
-        writer.key("height")
-        writer.int(self.image.height ?? 0)
+        writer.member("id", self.image.id)
+        writer.member("url", self.url)
+        writer.member("contentType", self.image.format.contentType)
+        writer.member("byteCount", self.image.byteCount)
+        writer.member("width", self.image.width ?? 0)
+        writer.member("height", self.image.height ?? 0)
         writer.endObject()
     }
 }
@@ -112,12 +106,9 @@ struct DefaultImagesBody: JSONWritable {
         writer.beginArray()
         for background in DefaultBackground.all {
             writer.beginObject()
-            writer.key("name")
-            writer.string(background.name)
-            writer.key("category")
-            writer.string(background.category)
-            writer.key("url")
-            writer.string("/v1/images/defaults/\(background.name)")
+            writer.member("name", background.name)
+            writer.member("category", background.category)
+            writer.member("url", "/v1/images/defaults/\(background.name)")
             writer.endObject()
         }
         writer.endArray()

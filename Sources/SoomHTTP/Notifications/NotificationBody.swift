@@ -8,22 +8,14 @@ struct NotificationBody: JSONWritable, Equatable {
     func write(to writer: inout JSONWriter) {
         let notification = self.notification
         writer.beginObject()
-        writer.key("id")
-        writer.uuid(notification.id)
-        writer.key("type")
-        writer.string(notification.type.rawValue)
-        writer.key("createdAt")
-        writer.timestamp(notification.createdAt)
-        writer.key("read")
-        writer.bool(notification.read)
-        writer.key("actor")
-        if let actor = notification.actor { UserSummaryBody(user: actor).write(to: &writer) } else { writer.null() }
-        writer.key("cardId")
-        writer.uuid(notification.cardID)
-        writer.key("tag")
-        writer.string(notification.tag)
-        writer.key("until")
-        writer.timestamp(notification.until)
+        writer.member("id", notification.id)
+        writer.member("type", notification.type.rawValue)
+        writer.member("createdAt", notification.createdAt)
+        writer.member("read", notification.read)
+        writer.member("actor", notification.actor.map(UserSummaryBody.init(user:)))
+        writer.member("cardId", notification.cardID)
+        writer.member("tag", notification.tag)
+        writer.member("until", notification.until)
         writer.endObject()
     }
 }

@@ -51,8 +51,7 @@ private struct StatusBody: JSONWritable {
 
     func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("status")
-        writer.string(self.status)
+        writer.member("status", self.status)
         writer.endObject()
     }
 }

@@ -9,22 +9,14 @@ struct ProfileBody: JSONWritable, Equatable {
         let profile = self.profile
         writer.beginObject()
         UserSummaryBody.writeMembers(of: profile.user, to: &writer)
-        writer.key("bio")
-        writer.string(profile.bio)
-        writer.key("cardCount")
-        writer.int(profile.cardCount)
-        writer.key("followerCount")
-        writer.int(profile.followerCount)
-        writer.key("followingCount")
-        writer.int(profile.followingCount)
-        writer.key("isFollowing")
-        writer.bool(profile.isFollowing)
-        writer.key("isFollowedBy")
-        writer.bool(profile.isFollowedBy)
-        writer.key("isBlocked")
-        writer.bool(profile.isBlocked)
-        writer.key("isMe")
-        writer.bool(profile.isMe)
+        writer.member("bio", profile.bio)
+        writer.member("cardCount", profile.cardCount)
+        writer.member("followerCount", profile.followerCount)
+        writer.member("followingCount", profile.followingCount)
+        writer.member("isFollowing", profile.isFollowing)
+        writer.member("isFollowedBy", profile.isFollowedBy)
+        writer.member("isBlocked", profile.isBlocked)
+        writer.member("isMe", profile.isMe)
         writer.endObject()
     }
 }
@@ -36,10 +28,8 @@ struct FollowBody: JSONWritable, Equatable {
 
     func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("following")
-        writer.bool(self.following)
-        writer.key("followerCount")
-        writer.int(self.followerCount)
+        writer.member("following", self.following)
+        writer.member("followerCount", self.followerCount)
         writer.endObject()
     }
 }
@@ -50,8 +40,7 @@ struct BlockBody: JSONWritable, Equatable {
 
     func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("blocked")
-        writer.bool(self.blocked)
+        writer.member("blocked", self.blocked)
         writer.endObject()
     }
 }

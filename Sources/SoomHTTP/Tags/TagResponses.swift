@@ -12,10 +12,8 @@ struct TagUsageBody: Equatable {
 
     func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("name")
-        writer.string(self.name)
-        writer.key("usageCount")
-        writer.int(self.usageCount)
+        writer.member("name", self.name)
+        writer.member("usageCount", self.usageCount)
         writer.endObject()
     }
 }
@@ -45,12 +43,9 @@ struct TagDetailBody: JSONWritable, Equatable {
 
     func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("name")
-        writer.string(self.detail.name)
-        writer.key("usageCount")
-        writer.int(self.detail.usageCount)
-        writer.key("isFavorite")
-        writer.bool(self.detail.isFavorite)
+        writer.member("name", self.detail.name)
+        writer.member("usageCount", self.detail.usageCount)
+        writer.member("isFavorite", self.detail.isFavorite)
         writer.endObject()
     }
 }
@@ -61,8 +56,7 @@ struct FavoriteBody: JSONWritable, Equatable {
 
     func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("favorite")
-        writer.bool(self.favorite)
+        writer.member("favorite", self.favorite)
         writer.endObject()
     }
 }
