@@ -1,4 +1,4 @@
-# Shared by feeds.sh, tags.sh, people.sh and ratelimit.sh (sourced after they set BENCH_NAME,
+# Shared by the benchmark scripts (sourced after they set BENCH_NAME,
 # ROOT, URL, WORK and SKIP_BUILD): messages, the release build, the lock that keeps two
 # benchmarks (or a compiler) from sharing the cores, and the server's start and stop.
 
@@ -96,4 +96,22 @@ wrk_run() {
     p99=$(awk '$1 == "99%" {print $2}' "$file")
     errors=$(awk '/Non-2xx|non-2xx|Socket errors/' "$file" | tr '\n' ' ')
     printf '%-40s %10s req/s   p50 %-9s p99 %-9s %s\n' "$name" "$rps" "$p50" "$p99" "$errors" | tee -a "$WORK/results.txt"
+}
+
+# The counters (likes, comment cards, cards, followers, following, tag usage) that differ from a
+# recount, as "cards 2, tags 1", or 0 when all are exact; through the caller's `sql`. Arguments
+# are more such subqueries to add.
+counter_drift_sql() {
+    sql "SELECT concat_ws(', ',
+           (SELECT 'cards ' || count(*) FROM cards c
+              LEFT JOIN (SELECT card_id, count(*) AS n FROM likes GROUP BY card_id) l ON l.card_id = c.id
+              LEFT JOIN (SELECT parent_id, count(*) AS n FROM cards WHERE parent_id IS NOT NULL AND hidden_at IS NULL GROUP BY parent_id) m ON m.parent_id = c.id
+            WHERE c.like_count <> coalesce(l.n, 0) OR c.comment_count <> coalesce(m.n, 0) HAVING count(*) > 0),
+           (SELECT 'accounts ' || count(*) FROM accounts a
+              LEFT JOIN (SELECT author_id, count(*) AS n FROM cards WHERE parent_id IS NULL AND hidden_at IS NULL GROUP BY author_id) k ON k.author_id = a.id
+              LEFT JOIN (SELECT followee_id, count(*) AS n FROM follows GROUP BY followee_id) i ON i.followee_id = a.id
+              LEFT JOIN (SELECT follower_id, count(*) AS n FROM follows GROUP BY follower_id) o ON o.follower_id = a.id
+            WHERE a.card_count <> coalesce(k.n, 0) OR a.follower_count <> coalesce(i.n, 0) OR a.following_count <> coalesce(o.n, 0) HAVING count(*) > 0),
+           (SELECT 'tags ' || count(*) FROM tags t LEFT JOIN (SELECT tag_key, count(*) AS n FROM card_tags GROUP BY tag_key) u ON u.tag_key = t.key
+            WHERE t.usage_count <> coalesce(u.n, 0) HAVING count(*) > 0)${*:+, $*})" | sed 's/^$/0/'
 }

@@ -128,18 +128,7 @@ for round in $(seq "$ROUNDS"); do
 done
 
 start "$BIN" on
-DRIFT=$(sql "SELECT concat_ws(', ',
-   (SELECT 'cards ' || count(*) FROM cards c
-      LEFT JOIN (SELECT card_id, count(*) AS n FROM likes GROUP BY card_id) l ON l.card_id = c.id
-      LEFT JOIN (SELECT parent_id, count(*) AS n FROM cards WHERE parent_id IS NOT NULL AND hidden_at IS NULL GROUP BY parent_id) m ON m.parent_id = c.id
-    WHERE c.like_count <> coalesce(l.n, 0) OR c.comment_count <> coalesce(m.n, 0) HAVING count(*) > 0),
-   (SELECT 'accounts ' || count(*) FROM accounts a
-      LEFT JOIN (SELECT author_id, count(*) AS n FROM cards WHERE parent_id IS NULL AND hidden_at IS NULL GROUP BY author_id) k ON k.author_id = a.id
-      LEFT JOIN (SELECT followee_id, count(*) AS n FROM follows GROUP BY followee_id) i ON i.followee_id = a.id
-      LEFT JOIN (SELECT follower_id, count(*) AS n FROM follows GROUP BY follower_id) o ON o.follower_id = a.id
-    WHERE a.card_count <> coalesce(k.n, 0) OR a.follower_count <> coalesce(i.n, 0) OR a.following_count <> coalesce(o.n, 0) HAVING count(*) > 0),
-   (SELECT 'tags ' || count(*) FROM tags t LEFT JOIN (SELECT tag_key, count(*) AS n FROM card_tags GROUP BY tag_key) u ON u.tag_key = t.key
-    WHERE t.usage_count <> coalesce(u.n, 0) HAVING count(*) > 0))" | sed 's/^$/0/')
+DRIFT=$(counter_drift_sql)
 stop_server
 
 python3 "$HERE/livemix.py" summary "$WORK/results.tsv" | tee "$WORK/results.md"

@@ -44,8 +44,10 @@ struct CardReactor: Reactor {
         let viewer = self.caller.account.id
         switch action {
         case .post(let draft, let parentID, let key):
-            let posted = try await PostCard(self.cards)(by: self.caller.account, parentID: parentID, draft: draft, idempotencyKey: key)
-            return [posted.replayed ? .replayed(posted.card) : .stored(posted.card)]
+            switch try await PostCard(self.cards)(by: self.caller.account, parentID: parentID, draft: draft, idempotencyKey: key) {
+            case .stored(let card): return [.stored(card)]
+            case .replayed(let card): return [.replayed(card)]
+            }
         case .show(let id):
             return [.loaded(try await ShowCard(self.cards)(id, viewer: viewer))]
         case .delete(let id):

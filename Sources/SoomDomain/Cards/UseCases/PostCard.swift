@@ -17,8 +17,8 @@ public struct PostCard: Sendable {
         let summary = UserSummary(id: author.id, nickname: author.nickname, profileImage: author.profileImage)
         let card = NewCard(id: UUID(), author: summary, parentID: parentID, draft: draft, createdAt: self.environment.stamp)
         switch try await self.environment.cards.create(card, idempotency: idempotency) {
-        case .created(let card): return PostedCard(card: card, replayed: false)
-        case .replayed(let card): return PostedCard(card: card, replayed: true)
+        case .created(let card): return .stored(card)
+        case .replayed(let card): return .replayed(card)
         case .idempotencyKeyReused:
             throw SoomError(
                 .validation, code: "idempotency_key_reused", message: "This Idempotency-Key was used with a different request.",
@@ -35,15 +35,16 @@ public struct PostCard: Sendable {
     }
 }
 
-/// A posted card, and whether it is the replay of an earlier request with the same key (which
+/// A posted card: stored now, or the replay of an earlier request with the same key (which
 /// stored and counted nothing again; see `CardRepository.create`).
-public struct PostedCard: Sendable, Equatable {
-    public let card: Card
-    public let replayed: Bool
+public enum PostedCard: Sendable, Equatable {
+    case stored(Card)
+    case replayed(Card)
 
-    public init(card: Card, replayed: Bool) {
-        self.card = card
-        self.replayed = replayed
+    public var card: Card {
+        switch self {
+        case .stored(let card), .replayed(let card): card
+        }
     }
 }
 
