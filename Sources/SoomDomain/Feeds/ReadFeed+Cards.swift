@@ -104,12 +104,14 @@ extension ReadFeed {
         let now = self.environment.now()
         let lookup = cache.cards(ids, at: now)
         self.environment.keptCardRefresher.refresh(lookup.due)
+        // Every card kept: the page as it is, with no bookkeeping.
+        let hits = lookup.cards.compactMap { $0 }
+        if hits.count == ids.count { return hits }
         var found: [UUID: KeptCard] = [:]
         var missing: [UUID] = []
         for (id, kept) in zip(ids, lookup.cards) {
             if let kept { found[id] = kept } else { missing.append(id) }
         }
-        guard !missing.isEmpty else { return ids.compactMap { found[$0] } }
 
         let (mine, others) = cache.claimCards(missing)
         // Read with other readers' cards, in one statement (`KeptCardRefresher.read`).
