@@ -29,3 +29,10 @@ public struct Account: Sendable, Equatable {
         self.restrictedUntil = restrictedUntil
     }
 }
+
+extension Account {
+    /// The account as others see it beside its cards: `UserSummary`.
+    public var summary: UserSummary {
+        UserSummary(id: self.id, nickname: self.nickname, profileImage: self.profileImage)
+    }
+}

@@ -11,9 +11,7 @@ enum IdentityResponses {
         func write(to writer: inout JSONWriter) {
             let account = self.account
             writer.beginObject()
-            writer.member("id", account.id)
-            writer.member("nickname", account.nickname)
-            writer.member("profileImage", account.profileImage.map(ImageBody.init(reference:)))
+            UserSummaryBody.writeMembers(of: account.summary, to: &writer)
             writer.member("bio", account.bio)
             writer.member("createdAt", account.createdAt)
             writer.member("cardCount", account.cardCount)

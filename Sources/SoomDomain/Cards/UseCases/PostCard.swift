@@ -14,8 +14,7 @@ public struct PostCard: Sendable {
         let idempotency = try idempotencyKey.map { key throws(SoomError) in
             try IdempotencyRecord(key: key, request: draft.canonicalForm(parentID: parentID))
         }
-        let summary = UserSummary(id: author.id, nickname: author.nickname, profileImage: author.profileImage)
-        let card = NewCard(id: UUID(), author: summary, parentID: parentID, draft: draft, createdAt: self.environment.stamp)
+        let card = NewCard(id: UUID(), author: author.summary, parentID: parentID, draft: draft, createdAt: self.environment.stamp)
         switch try await self.environment.cards.create(card, idempotency: idempotency) {
         case .created(let card): return .stored(card)
         case .replayed(let card): return .replayed(card)
