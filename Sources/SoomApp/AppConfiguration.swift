@@ -51,6 +51,9 @@ public struct AppConfiguration: Sendable {
     /// How long the server waits for a request body's bytes before it judges their rate (at least
     /// 1,000 bytes a second over the waiting time, else `408`); tests shorten it.
     public var requestBodyGrace: Duration = .seconds(10)
+    /// How often this instance reads the operators' switches (maintenance, client versions,
+    /// refused words): an operator's change reaches it within this time.
+    public var operatorSwitchesInterval: Duration = .seconds(2)
     /// Called with the port once the server listens (useful with `port: 0`, as the tests do).
     public var onServerRunning: (@Sendable (Int) async -> Void)?
 

@@ -23,15 +23,20 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
     let databaseLogger = logger.notBelow(.debug)
     let client = PostgresClient(configuration: configuration.databaseForRequests.clientConfiguration, backgroundLogger: databaseLogger)
     let database = Database(client: client, logger: databaseLogger, deadline: configuration.requestDeadline)
+    let operators = PostgresOperators(database: database)
+    let switches = OperatorSwitches()
     let identityRepository = PostgresIdentityRepository(database: database)
     let sessions = SessionCache(lifetime: configuration.sessionCacheLifetime)
     let feedPages = FeedPageCache(lifetime: configuration.feedCacheLifetime, memos: .encodedCards)
     let marks = ViewerMarkCache(lifetime: configuration.marksCacheLifetime)
-    let identity = IdentityEnvironment(repository: identityRepository, crypto: OpenSSLIdentityCrypto(), sessions: sessions, feedPages: feedPages)
+    let identity = IdentityEnvironment(
+        repository: identityRepository, crypto: OpenSSLIdentityCrypto(), sessions: sessions, feedPages: feedPages, switches: switches)
     let cardRepository = PostgresCardRepository(database: database)
-    let cards = CardEnvironment(cards: cardRepository, moderation: configuration.moderation, feedPages: feedPages, viewerMarks: marks)
+    let cards = CardEnvironment(
+        cards: cardRepository, moderation: configuration.moderation, feedPages: feedPages, viewerMarks: marks, switches: switches)
     let images = PostgresImageStore(database: database)
-    let tags = TagEnvironment(tags: PostgresTagRepository(database: database), rankingCacheLifetime: configuration.tagRankingCacheLifetime)
+    let tags = TagEnvironment(
+        tags: PostgresTagRepository(database: database), rankingCacheLifetime: configuration.tagRankingCacheLifetime, switches: switches)
     let people = PeopleEnvironment(people: PostgresPeopleRepository(database: database), viewerMarks: marks, feedPages: feedPages)
     let notifications = PostgresNotificationRepository(database: database)
     let digest = OpenSSLContentDigest.sha256Hex
@@ -47,6 +52,9 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
                 logger: databaseLogger)
         ]
         : []
+    // Every instance reads the operators' switches, jobs or not: each must know about maintenance.
+    let switchesRefresher = OperatorSwitchesRefresher(
+        operators: operators, switches: switches, interval: configuration.operatorSwitchesInterval, startAfter: migrated, logger: logger)
     let jobs: [any Service] =
         configuration.backgroundJobs
         ? [
@@ -62,7 +70,8 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
 
     // HTTP
     let router = buildRouter(
-        identity: identity, cards: cards, tags: tags, people: people, notifications: notifications, images: images, readiness: database,
+        identity: identity, cards: cards, tags: tags, people: people, notifications: notifications, images: images, operators: operators,
+        switches: switches, readiness: database,
         digest: digest, catalog: EndpointCatalog(), rateLimits: configuration.rateLimits, trustForwardedFor: configuration.trustForwardedFor,
         metricsToken: configuration.metricsToken)
     var app = Application(
@@ -72,14 +81,20 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
             connectionsPerAddress: configuration.trustForwardedFor ? nil : configuration.connectionsPerAddress,
             bodyGrace: configuration.requestBodyGrace),
         configuration: .init(address: .hostname(configuration.hostname, port: configuration.port), serverName: "soom"),
-        services: [client] + sessionListener + jobs,
+        services: [client, switchesRefresher] + sessionListener + jobs,
         onServerRunning: { channel in await configuration.onServerRunning?(channel.localAddress?.port ?? 0) },
         logger: logger
     )
-    if configuration.migrateOnStart {
-        app.beforeServerStarts {
+    app.beforeServerStarts {
+        if configuration.migrateOnStart {
             try await migrateWhenReachable(configuration.database, client: client, logger: logger, databaseLogger: databaseLogger)
             migrated.signal()
+        }
+        // The switches before the first request (the refresher keeps them fresh from here on).
+        do {
+            switches.update(try await operators.switches())
+        } catch {
+            logger.warning("operators' switches not read yet; retrying", metadata: ["error": "\(loggableDescription(of: error))"])
         }
     }
     return app

@@ -6,10 +6,11 @@ extension Soom {
     /// `soom admin …`: what an operator does by hand, against DATABASE_URL.
     struct Admin: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Moderate and inspect a Soom database: hide cards, restrict accounts, see reports and counts.",
+            abstract:
+                "Moderate and run a Soom database: hide cards, restrict accounts, see reports and counts; post notices, set client versions, switch maintenance, refuse words.",
             discussion: """
                 Every command works against DATABASE_URL (postgres://user:password@host:port/database), or the embedded \
-                cluster under --data-directory when it is not set, applies pending migrations first, and changes what it \
+                cluster under --data-directory when it is not set (the one a running `soom serve` uses, left running), applies pending migrations first, and changes what it \
                 changes in one transaction with every counter kept exact, like the server does. Ids are the ones the API \
                 shows (a card's "id", an account's "id"); `soom admin reports` lists the most-reported cards with theirs.
 
@@ -22,32 +23,47 @@ extension Soom {
                   soom admin rings               (reporters who hid several cards of one author together)
                   soom admin undo-reports 1a2b… 3c4d…   (show again what those reporters hid, take back its restrictions)
                   soom admin counts
+                  soom admin notice add --kind notice --title "점검 안내" --body "…"   (prints the new notice's id)
+                  soom admin client-version set ios --latest 1.4.0 --minimum 1.2.0
+                  soom admin maintenance on --until 2026-12-01T03:00:00Z
+                  soom admin words add 욕설
+
+                What the server instances read (maintenance, client versions, refused words) reaches every \
+                running instance within two seconds.
                 """,
-            subcommands: [Reports.self, Hide.self, Unhide.self, Restrict.self, Unrestrict.self, Rings.self, UndoReports.self, Counts.self])
+            subcommands: [
+                Reports.self, Hide.self, Unhide.self, Restrict.self, Unrestrict.self, Rings.self, UndoReports.self, Counts.self,
+                Notices.self, ClientVersion.self, Maintenance.self, Words.self,
+            ])
     }
 }
 
-/// Runs one admin action with the database options, printing its result on standard output.
+/// Runs one moderation action with the database options, printing its result on standard output.
 private func administer(_ options: DatabaseOptions, _ action: @escaping @Sendable (PostgresModeration) async throws -> String) async throws {
+    try await administer(options) { database in try await action(PostgresModeration(database: database)) }
+}
+
+/// Runs one admin action on the database of `options`, printing its result on standard output.
+func administer(_ options: DatabaseOptions, _ action: @escaping @Sendable (Database) async throws -> String) async throws {
     options.logFormat.bootstrap()
     var logger = try options.logger()
     // Migration notices would bury the answer: only warnings and worse, unless asked for more.
     if logger.logLevel < .warning, ProcessInfo.processInfo.environment["SOOM_LOG_LEVEL"] == nil { logger.logLevel = .warning }
-    let output = try await options.withDatabase { database in
-        try await PostgresModeration.with(database, logger: logger, action)
+    let output = try await options.withDatabase(besideServer: true) { database in
+        try await Database.administering(database, logger: logger, action)
     }
     FileHandle.standardOutput.write(Data((output + "\n").utf8))
 }
 
 /// An id argument: a UUID as the API shows it. Parsed once, by ArgumentParser (`transform:`),
 /// so a malformed id is a usage error before any database work.
-private func parseID(_ text: String, _ what: String) throws -> UUID {
+func parseID(_ text: String, _ what: String) throws -> UUID {
     guard let id = UUID(uuidString: text) else { throw ValidationError("\(text) is not \(what) id (a UUID such as 0b6f1c2e-…)") }
     return id
 }
 
 /// An id as the API shows it (lowercase), for the commands' answers.
-private func shown(_ id: UUID) -> String {
+func shown(_ id: UUID) -> String {
     id.uuidString.lowercased()
 }
 

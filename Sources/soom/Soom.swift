@@ -57,9 +57,11 @@ struct DatabaseOptions: ParsableArguments {
         return logger
     }
 
-    /// `DATABASE_URL` when set; otherwise the embedded cluster under the data directory.
+    /// `DATABASE_URL` when set; otherwise the embedded cluster under the data directory. With
+    /// `besideServer`, a cluster a running server started is used as it is (and left running);
+    /// otherwise one left running is restarted, as `soom serve` needs.
     @discardableResult
-    func withDatabase<T>(_ body: (DatabaseConfiguration) async throws -> T) async throws -> T {
+    func withDatabase<T>(besideServer: Bool = false, _ body: (DatabaseConfiguration) async throws -> T) async throws -> T {
         if let url = ProcessInfo.processInfo.environment["DATABASE_URL"], !url.isEmpty {
             var configuration = try DatabaseConfiguration(url: url)
             configuration.maximumConnections = self.poolSize
@@ -67,6 +69,10 @@ struct DatabaseOptions: ParsableArguments {
         }
         let embedded = try EmbeddedPostgres(
             dataDirectory: URL(fileURLWithPath: self.dataDirectory).appendingPathComponent("postgres"), logger: try self.logger())
+        if besideServer, var configuration = await embedded.running() {
+            configuration.maximumConnections = self.poolSize
+            return try await body(configuration)
+        }
         var configuration = try await embedded.start()
         configuration.maximumConnections = self.poolSize
         do {

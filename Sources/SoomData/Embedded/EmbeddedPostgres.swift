@@ -62,6 +62,19 @@ public struct EmbeddedPostgres: Sendable {
         return configuration
     }
 
+    /// How to connect to the cluster when a server (`soom serve`) runs it now, nil otherwise: a
+    /// command (`soom admin`) then works beside that server instead of restarting its database.
+    public func running() async -> DatabaseConfiguration? {
+        guard (try? await self.pgctl(["status", "-D", self.dataDirectory.path])) != nil,
+            let pid = try? String(contentsOf: self.dataDirectory.appendingPathComponent("postmaster.pid"), encoding: .utf8),
+            let portLine = pid.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(3).first, let port = Int(portLine),
+            let password = try? String(contentsOf: self.credentialsFile, encoding: .utf8)
+        else { return nil }
+        return DatabaseConfiguration(
+            host: "127.0.0.1", port: port, username: Self.username, password: password.trimmingCharacters(in: .whitespacesAndNewlines),
+            database: self.databaseName)
+    }
+
     /// Stops the cluster (fast shutdown: open sessions are ended, data is safe).
     public func stop() async throws {
         try await self.pgctl(["stop", "-D", self.dataDirectory.path, "-m", "fast", "-w", "-t", "60"])

@@ -113,9 +113,11 @@ public struct PostgresIdentityRepository: IdentityRepository {
         try await self.database.execute("DELETE FROM sessions WHERE token_hash = \(Data(tokenHash))")
     }
 
-    public func lastWithdrawal(fingerprint: [UInt8]) async throws -> Date? {
-        let rows = try await self.database.rows("SELECT max(withdrawn_at) FROM withdrawals WHERE key_fingerprint = \(Data(fingerprint))")
-        return try rows.first.map { try RowCells.decode($0, Date?.self) } ?? nil
+    public func lastWithdrawal(fingerprint: [UInt8]) async throws -> Withdrawal? {
+        let rows = try await self.database.rows(
+            "SELECT max(withdrawn_at), max(restricted_until) FROM withdrawals WHERE key_fingerprint = \(Data(fingerprint))")
+        let (withdrawnAt, restrictedUntil) = try RowCells.decode(rows[0], Date?.self, Date?.self)
+        return withdrawnAt.map { Withdrawal(withdrawnAt: $0, restrictedUntil: restrictedUntil) }
     }
 
     public func takenNicknameKeys(_ keys: [String]) async throws -> Set<String> {
@@ -226,8 +228,9 @@ public struct PostgresIdentityRepository: IdentityRepository {
                 """, logger: self.database.logger)
             try await connection.query(
                 """
-                INSERT INTO withdrawals (key_fingerprint, reason, withdrawn_at)
-                SELECT key_fingerprint, \(reason), \(now) FROM accounts WHERE id = \(accountID)
+                INSERT INTO withdrawals (key_fingerprint, reason, withdrawn_at, restricted_until)
+                SELECT key_fingerprint, \(reason), \(now), CASE WHEN restricted_until > \(now) THEN restricted_until END
+                FROM accounts WHERE id = \(accountID)
                 """, logger: self.database.logger)
             // Counters on other people's cards that this account touched are corrected first.
             try await connection.query(
@@ -277,7 +280,7 @@ public struct PostgresIdentityRepository: IdentityRepository {
     }
 
     /// Deletes up to `limit` withdrawal records made before `cutoff` (the contract keeps them 30
-    /// days; the 7-day rejoin rule needs one week). Returns how many.
+    /// days; the 7-day rejoin rule needs one week) whose restriction, if any, has ended. Returns how many.
     public func purgeWithdrawals(before cutoff: Date, limit: Int) async throws -> Int {
         try await self.database.purge(.withdrawals, before: cutoff, limit: limit)
     }

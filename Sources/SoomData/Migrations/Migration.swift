@@ -41,6 +41,7 @@ public struct Migration: Sendable, Equatable {
             ("0018_tag_authors_and_quiet_notifications.sql", PackageResources._018_tag_authors_and_quiet_notifications_sql),
             ("0019_upload_quota.sql", PackageResources._019_upload_quota_sql),
             ("0020_report_rings.sql", PackageResources._020_report_rings_sql),
+            ("0021_operator_switches.sql", PackageResources._021_operator_switches_sql),
         ]
         return try files.map { file in
             guard let version = Int(file.name.prefix(while: \.isNumber)) else { throw MigrationError.badFileName(file.name) }

@@ -207,11 +207,11 @@ public struct PostgresModeration: Sendable {
     }
 }
 
-extension PostgresModeration {
-    /// Runs `body` with moderation on a short-lived pool of `configuration`'s database (for a
-    /// command-line tool), migrated first so that the functions it calls exist.
-    public static func with<T: Sendable>(
-        _ configuration: DatabaseConfiguration, logger: Logger, _ body: @escaping @Sendable (PostgresModeration) async throws -> T
+extension Database {
+    /// Runs `body` on a short-lived pool of `configuration`'s database (for a command-line tool,
+    /// `soom admin`), migrated first so that the tables and functions it uses exist.
+    public static func administering<T: Sendable>(
+        _ configuration: DatabaseConfiguration, logger: Logger, _ body: @escaping @Sendable (Database) async throws -> T
     ) async throws -> T {
         try await DatabaseMigration.run(configuration, logger: logger)
         var configuration = configuration
@@ -223,7 +223,7 @@ extension PostgresModeration {
                 return nil
             }
             defer { group.cancelAll() }
-            return try await body(PostgresModeration(database: Database(client: client, logger: logger)))
+            return try await body(Database(client: client, logger: logger))
         }
     }
 }

@@ -51,6 +51,23 @@ public struct PostgresNotificationRepository: NotificationRepository {
         return ListPage(rows: rows, limit: limit)
     }
 
+    /// Reads the unread index (`notifications_unread_idx`) of one recipient, with `page`'s block filter.
+    public func unreadCounts(for recipient: UUID) async throws -> [NotificationType: Int] {
+        let rows = try await self.database.rows(
+            """
+            SELECT n.type, count(*)::int
+            FROM (SELECT \(recipient)::uuid AS id) r, notifications n
+            WHERE n.recipient_id = r.id AND NOT n.read AND (n.actor_id IS NULL OR \(unescaped: CardRow.notBlocked("r.id", "n.actor_id")))
+            GROUP BY n.type
+            """)
+        var counts: [NotificationType: Int] = [:]
+        for row in rows {
+            let (type, count) = try RowCells.decode(row, String.self, Int.self)
+            if let type = NotificationType(rawValue: type) { counts[type] = count }
+        }
+        return counts
+    }
+
     /// `page`'s filter: only unread notifications, or every one.
     private static let unread = "AND NOT n.read"
     private static let readOrNot = ""

@@ -46,7 +46,7 @@ struct InvalidatingIdentityRepository: IdentityRepository {
     }
     func session(tokenHash: [UInt8], now: Date) async throws -> LiveSession? { try await self.base.session(tokenHash: tokenHash, now: now) }
     func account(id: UUID) async throws -> Account? { try await self.base.account(id: id) }
-    func lastWithdrawal(fingerprint: [UInt8]) async throws -> Date? { try await self.base.lastWithdrawal(fingerprint: fingerprint) }
+    func lastWithdrawal(fingerprint: [UInt8]) async throws -> Withdrawal? { try await self.base.lastWithdrawal(fingerprint: fingerprint) }
     func takenNicknameKeys(_ keys: [String]) async throws -> Set<String> { try await self.base.takenNicknameKeys(keys) }
     func isUpload(_ imageID: String, ownedBy accountID: UUID) async throws -> Bool { try await self.base.isUpload(imageID, ownedBy: accountID) }
     func publicKey(accountID: UUID) async throws -> [UInt8]? { try await self.base.publicKey(accountID: accountID) }

@@ -26,8 +26,8 @@ public protocol IdentityRepository: Sendable {
     /// The account with this id, as it is now.
     func account(id: UUID) async throws -> Account?
     func deleteSession(tokenHash: [UInt8]) async throws
-    /// When this key's last account withdrew, if it ever did.
-    func lastWithdrawal(fingerprint: [UInt8]) async throws -> Date?
+    /// What is kept of this key's last withdrawal, if it ever withdrew.
+    func lastWithdrawal(fingerprint: [UInt8]) async throws -> Withdrawal?
     /// Which of these nickname keys are taken.
     func takenNicknameKeys(_ keys: [String]) async throws -> Set<String>
     /// Whether `imageID` names an image that `accountID` uploaded.

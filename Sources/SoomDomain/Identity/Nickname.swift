@@ -14,6 +14,8 @@ public struct Nickname: Sendable, Hashable, CustomStringConvertible {
         case tooLong = "too_long"
         case invalidCharacters = "invalid_characters"
         case reserved
+        /// Contains a word operators refuse (`RefusedWords`).
+        case notAllowed = "not_allowed"
         case taken
     }
 
@@ -36,19 +38,20 @@ public struct Nickname: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { self.value }
 
-    /// Checks `raw` against every rule except availability.
-    public static func check(_ raw: String) -> Result<Nickname, Problem> {
+    /// Checks `raw` against every rule except availability, `refused` among them.
+    public static func check(_ raw: String, refusing refused: RefusedWords = .none) -> Result<Nickname, Problem> {
         let value = raw.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
         if value.isEmpty { return .failure(.empty) }
         if value.utf8.count > Self.maximumBytes || value.count > Self.maximumLength { return .failure(.tooLong) }
         if !value.allSatisfy(Self.isAllowed) || !UnicodeSecurity.isSingleScript(value) { return .failure(.invalidCharacters) }
         if Self.reservedKeys.contains(Self.reservedKey(for: value)) { return .failure(.reserved) }
+        if refused.refuses(value) { return .failure(.notAllowed) }
         return .success(Nickname(value: value))
     }
 
     /// Validates or throws the contract's `422 validation_failed` naming `field`.
-    public init(validating raw: String, field: String = "nickname") throws(SoomError) {
-        switch Self.check(raw) {
+    public init(validating raw: String, field: String = "nickname", refusing refused: RefusedWords = .none) throws(SoomError) {
+        switch Self.check(raw, refusing: refused) {
         case .success(let nickname): self = nickname
         case .failure(let problem): throw SoomError.validationFailed(field: field, problem.message)
         }
@@ -111,6 +114,7 @@ extension Nickname.Problem {
         case .tooLong: "A nickname has at most \(Nickname.maximumLength) characters."
         case .invalidCharacters: "A nickname may use letters, digits, spaces and _ . - only."
         case .reserved: "That nickname is reserved."
+        case .notAllowed: "That nickname contains a word that is not allowed."
         case .taken: "That nickname is taken."
         }
     }

@@ -7,6 +7,9 @@ public protocol NotificationRepository: Sendable {
     /// A page of the recipient's notifications, newest first (only unread ones when `unreadOnly`),
     /// leaving out those whose actor and recipient are blocked either way.
     func page(for recipient: UUID, unreadOnly: Bool, after position: FeedPosition?, limit: Int) async throws -> ListPage<AccountNotification>
+    /// How many of the recipient's notifications are unread, by type (types without one left
+    /// out), counting what `page(unreadOnly: true)` lists: one indexed read.
+    func unreadCounts(for recipient: UUID) async throws -> [NotificationType: Int]
     /// Marks one of the recipient's notifications read; false when it is not theirs or does not exist.
     func markRead(id: UUID, recipient: UUID) async throws -> Bool
     /// Marks all of the recipient's notifications read.

@@ -55,9 +55,11 @@ public struct FavoriteTag: Sendable {
     }
 
     /// The favourite state afterwards.
-    /// - Throws: `422 validation_failed` (`field: name`) for an invalid name; `422 favorite_limit`.
+    /// - Throws: `422 validation_failed` (`field: name`) for an invalid name or, when favouriting, a
+    ///   name with a refused word; `422 favorite_limit`.
     public func callAsFunction(_ favorite: Bool, name: String, account: UUID) async throws -> Bool {
         let tag = try Tag(normalising: name, field: "name")
+        if favorite { try self.environment.switches.refusedWords.require([tag], field: "name") }
         switch try await self.environment.tags.setFavorite(favorite, tag: tag, account: account, limit: TagEnvironment.favoriteLimit) {
         case .done(let favorite): return favorite
         case .limitReached: throw SoomError.favoriteLimit

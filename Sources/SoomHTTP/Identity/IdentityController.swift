@@ -7,7 +7,7 @@ struct IdentityController {
     let environment: IdentityEnvironment
 
     func addRoutes(public routes: APIRoutes<AppRequestContext>, authenticated: APIRoutes<AuthenticatedContext>) {
-        routes.on("/auth/challenges", method: .post, limit: .challenges) { _, context in
+        routes.on("/auth/challenges", method: .post, limit: .challenges, servedInMaintenance: true) { _, context in
             try await ChallengeReactor(issueChallenge: IssueChallenge(self.environment)).respond(to: .issue, context: context)
         }
         routes.on("/accounts", method: .post, limit: .accountCreation) { request, context in
@@ -21,7 +21,7 @@ struct IdentityController {
             let body = try await request.decodeJSON(as: IdentityRequests.Transfer.self)
             return try await self.accountReactor.respond(to: .transfer(code: body.code, proof: body.proof.deviceProof), context: context)
         }
-        routes.on("/sessions", method: .post) { request, context in
+        routes.on("/sessions", method: .post, servedInMaintenance: true) { request, context in
             let body = try await request.decodeJSON(as: IdentityRequests.Proof.self)
             return try await self.sessionReactor.respond(to: .signIn(body.deviceProof), context: context)
         }
@@ -29,12 +29,12 @@ struct IdentityController {
             let language = NicknameSuggester.Language(acceptLanguage: request.headers[.acceptLanguage])
             return try await self.nicknameReactor.respond(to: .suggest(language), context: context)
         }
-        routes.on("/nicknames/validation", method: .post) { request, context in
+        routes.on("/nicknames/validation", method: .post, servedInMaintenance: true) { request, context in
             let body = try await request.decodeJSON(as: IdentityRequests.ValidateNickname.self)
             return try await self.nicknameReactor.respond(to: .validate(body.nickname), context: context)
         }
 
-        authenticated.on("/sessions/current", method: .delete) { _, context in
+        authenticated.on("/sessions/current", method: .delete, servedInMaintenance: true) { _, context in
             try await self.sessionReactor.respond(to: .signOut(context.caller), context: context)
         }
         authenticated.on("/me", method: .get) { _, context in

@@ -2,22 +2,25 @@ import Foundation
 import Hummingbird
 import SoomDomain
 
-/// The caller's notifications: list (all or unread), mark one read, mark all read.
+/// The caller's notifications: list (all or unread), count the unread, mark one read, mark all read.
 struct NotificationReactor: Reactor {
     enum Action: Sendable {
         case list(unreadOnly: Bool, PageRequest)
+        case countUnread
         case markRead(UUID)
         case markAllRead
     }
 
     enum Mutation: Sendable {
         case loaded([AccountNotification], nextCursor: String?)
+        case countedUnread(UnreadNotifications)
         case markedRead(UUID)
         case markedAllRead
     }
 
     enum State: Sendable, Equatable {
         case page([AccountNotification], nextCursor: String?)
+        case unread(UnreadNotifications)
         /// `204`.
         case done
     }
@@ -31,6 +34,8 @@ struct NotificationReactor: Reactor {
         case .list(let unreadOnly, let page):
             let result = try await ListNotifications(self.notifications)(unreadOnly: unreadOnly, page: page, recipient: recipient)
             return [.loaded(result.items, nextCursor: result.nextCursor)]
+        case .countUnread:
+            return [.countedUnread(try await CountUnreadNotifications(self.notifications)(recipient: recipient))]
         case .markRead(let id):
             try await MarkNotificationsRead(self.notifications)(id, recipient: recipient)
             return [.markedRead(id)]
@@ -45,6 +50,7 @@ struct NotificationReactor: Reactor {
         switch (state, mutation) {
         case (.page(let shown, _), .loaded(let items, let next)): .page(shown + items, nextCursor: next)
         case (_, .loaded(let items, let next)): .page(items, nextCursor: next)
+        case (_, .countedUnread(let counts)): .unread(counts)
         case (_, .markedRead), (_, .markedAllRead): .done
         }
     }
@@ -56,8 +62,30 @@ extension NotificationReactor.State: ResponseState {
         case .page(let items, let next):
             let body = ListBody(items: items.map(NotificationBody.init), nextCursor: next)
             return JSON.response(.ok, writing: body, capacity: body.capacity)
+        case .unread(let counts):
+            return JSON.response(.ok, writing: UnreadBody(counts: counts), capacity: 192)
         case .done:
             return Response(status: .noContent)
         }
+    }
+}
+
+/// `{"total", "byType": {type: count}}`, the types in the contract's order.
+struct UnreadBody: JSONWritable, Equatable {
+    let counts: UnreadNotifications
+
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.member("total", self.counts.total)
+        writer.key("byType")
+        writer.beginObject()
+        for type in NotificationType.allCases {
+            if let count = self.counts.byType[type] {
+                writer.key(type.rawValue)
+                writer.int(count)
+            }
+        }
+        writer.endObject()
+        writer.endObject()
     }
 }

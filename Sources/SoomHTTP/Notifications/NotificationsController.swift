@@ -15,6 +15,9 @@ struct NotificationsController {
             }
             return try await self.reactor(context).respond(to: .list(unreadOnly: unreadOnly, try request.pageRequest()), context: context)
         }
+        routes.on("/notifications/unread-count", method: .get) { _, context in
+            try await self.reactor(context).respond(to: .countUnread, context: context)
+        }
         routes.on("/notifications/read-all", method: .post) { _, context in
             try await self.reactor(context).respond(to: .markAllRead, context: context)
         }

@@ -1,20 +1,24 @@
 import Hummingbird
 
 /// The `/v1` routes of one kind of session (none, optional, required), each registered with the
-/// rate limit it counts against: the route knows its limit, so nothing parses the path to find it.
+/// rate limit it counts against and whether maintenance refuses it: the route knows both, so
+/// nothing parses the path to find them.
 ///
-/// `group(limit)` makes a route's group: the limit's middleware (when limits are on) and the
+/// `group(limit, refusedInMaintenance)` makes a route's group: `MaintenanceMiddleware` when the
+/// route is refused during maintenance, the limit's middleware (when limits are on) and the
 /// session's, in front of that route alone.
 struct APIRoutes<Context: RequestContext> {
-    let group: (RateLimits.Kind) -> RouterGroup<Context>
+    let group: (RateLimits.Kind, Bool) -> RouterGroup<Context>
 
-    /// Registers `handler` for `method` on `path` (under `/v1`), counted against `limit`.
+    /// Registers `handler` for `method` on `path` (under `/v1`), counted against `limit`. A write
+    /// (anything but `GET`) is refused during maintenance unless `servedInMaintenance`.
     @discardableResult
     func on(
-        _ path: RouterPath, method: HTTPRequest.Method, limit: RateLimits.Kind = .general,
+        _ path: RouterPath, method: HTTPRequest.Method, limit: RateLimits.Kind = .general, servedInMaintenance: Bool = false,
         use handler: @Sendable @escaping (Request, Context) async throws -> some ResponseGenerator
     ) -> Self {
-        self.group(limit).on(path, method: method, use: handler)
+        let refused = method != .get && method != .head && !servedInMaintenance
+        self.group(limit, refused).on(path, method: method, use: handler)
         return self
     }
 }

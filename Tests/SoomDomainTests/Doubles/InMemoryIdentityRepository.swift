@@ -18,7 +18,7 @@ final class InMemoryIdentityRepository: IdentityRepository {
         var accounts: [UUID: StoredAccount] = [:]
         var sessions: [[UInt8]: (accountID: UUID, expiresAt: Date)] = [:]
         var transferCodes: [[UInt8]: (accountID: UUID, expiresAt: Date)] = [:]
-        var withdrawals: [(fingerprint: [UInt8], reason: String, at: Date)] = []
+        var withdrawals: [(fingerprint: [UInt8], reason: String, at: Date, restrictedUntil: Date?)] = []
         var uploads: [String: UUID] = [:]
         /// Makes the next registrations fail as if someone took the nickname first (a race).
         var nicknameRacesToLose = 0
@@ -110,7 +110,10 @@ final class InMemoryIdentityRepository: IdentityRepository {
 
     func purgeWithdrawals(before cutoff: Date, limit: Int) async throws -> Int {
         self.storage.withLock { storage in
-            let old = storage.withdrawals.indices.filter { storage.withdrawals[$0].at < cutoff }.prefix(limit)
+            let now = Date()
+            let old = storage.withdrawals.indices.filter { index in
+                storage.withdrawals[index].at < cutoff && (storage.withdrawals[index].restrictedUntil.map { $0 < now } ?? true)
+            }.prefix(limit)
             for index in old.reversed() { storage.withdrawals.remove(at: index) }
             return old.count
         }
@@ -120,8 +123,16 @@ final class InMemoryIdentityRepository: IdentityRepository {
         self.storage.withLock { $0.sessions[tokenHash] = nil }
     }
 
-    func lastWithdrawal(fingerprint: [UInt8]) async throws -> Date? {
-        self.storage.withLock { $0.withdrawals.filter { $0.fingerprint == fingerprint }.map(\.at).max() }
+    func lastWithdrawal(fingerprint: [UInt8]) async throws -> Withdrawal? {
+        self.storage.withLock { storage in
+            let mine = storage.withdrawals.filter { $0.fingerprint == fingerprint }
+            return mine.map(\.at).max().map { Withdrawal(withdrawnAt: $0, restrictedUntil: mine.compactMap(\.restrictedUntil).max()) }
+        }
+    }
+
+    /// Restricts an account from posting until `until`, as reports or an operator would.
+    func restrict(_ accountID: UUID, until: Date) {
+        self.storage.withLock { $0.accounts[accountID]?.account.restrictedUntil = until }
     }
 
     func takenNicknameKeys(_ keys: [String]) async throws -> Set<String> {
@@ -170,7 +181,7 @@ final class InMemoryIdentityRepository: IdentityRepository {
             guard let stored = storage.accounts[accountID], stored.fingerprint == signature.fingerprint else { return .keyChanged }
             storage.spentNonces.insert(signature.challenge.nonceBytes)
             storage.accounts[accountID] = nil
-            storage.withdrawals.append((stored.fingerprint, reason, now))
+            storage.withdrawals.append((stored.fingerprint, reason, now, stored.account.restrictedUntil.flatMap { $0 > now ? $0 : nil }))
             storage.sessions = storage.sessions.filter { $0.value.accountID != accountID }
             storage.transferCodes = storage.transferCodes.filter { $0.value.accountID != accountID }
             return .done

@@ -17,6 +17,7 @@ enum TestEnvironment {
     static let tags = TagEnvironment(tags: PostgresTagRepository(database: database))
     static let people = PeopleEnvironment(people: PostgresPeopleRepository(database: database))
     static let notifications = PostgresNotificationRepository(database: database)
+    static let operators = PostgresOperators(database: database)
 }
 
 extension TestDatabase {

@@ -12,11 +12,14 @@ public struct CardEnvironment: Sendable {
     public let viewerMarks: ViewerMarkCache
     /// Reads kept cards again ahead of their expiry, many readers' in one read.
     public let keptCardRefresher: KeptCardRefresher
+    /// The operators' switches; new cards' tags are checked against their refused words.
+    public let switches: OperatorSwitches
     public let now: @Sendable () -> Date
 
     public init(
         cards: any CardRepository, moderation: ModerationPolicy = .default, feedPages: FeedPageCache = FeedPageCache(lifetime: 0),
-        viewerMarks: ViewerMarkCache = ViewerMarkCache(lifetime: 0), now: @escaping @Sendable () -> Date = { Date() }
+        viewerMarks: ViewerMarkCache = ViewerMarkCache(lifetime: 0), switches: OperatorSwitches = OperatorSwitches(),
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
         let cards = InvalidatingCardRepository(base: cards, feedPages: feedPages, viewerMarks: viewerMarks)
         self.cards = cards
@@ -24,6 +27,7 @@ public struct CardEnvironment: Sendable {
         self.feedPages = feedPages
         self.viewerMarks = viewerMarks
         self.keptCardRefresher = KeptCardRefresher(cards: cards, cache: feedPages, now: now)
+        self.switches = switches
         self.now = now
     }
 

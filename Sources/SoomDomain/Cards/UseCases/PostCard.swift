@@ -11,6 +11,7 @@ public struct PostCard: Sendable {
     }
 
     public func callAsFunction(by author: Account, parentID: UUID?, draft: CardDraft, idempotencyKey: String?) async throws -> PostedCard {
+        try self.environment.switches.refusedWords.require(draft.tags)
         let idempotency = try idempotencyKey.map { key throws(SoomError) in
             try IdempotencyRecord(key: key, request: draft.canonicalForm(parentID: parentID))
         }

@@ -1,4 +1,4 @@
-/// Tells whether a nickname can be used, and if not, why (`taken`, `too_long`, `empty`, `reserved`, `invalid_characters`).
+/// Tells whether a nickname can be used, and if not, why (`taken`, `too_long`, `empty`, `reserved`, `not_allowed`, `invalid_characters`).
 public struct CheckNickname: Sendable {
     let environment: IdentityEnvironment
 
@@ -8,7 +8,7 @@ public struct CheckNickname: Sendable {
 
     /// nil when available.
     public func callAsFunction(_ raw: String) async throws -> Nickname.Problem? {
-        switch Nickname.check(raw) {
+        switch Nickname.check(raw, refusing: self.environment.switches.refusedWords) {
         case .failure(let problem):
             return problem
         case .success(let nickname):

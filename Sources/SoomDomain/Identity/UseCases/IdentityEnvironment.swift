@@ -8,15 +8,19 @@ public struct IdentityEnvironment: Sendable {
     /// Sessions `Authenticate` may answer from memory (`InvalidatingIdentityRepository` says
     /// what drops them). Off (lifetime 0) unless given.
     public let sessions: SessionCache
+    /// The operators' switches; nicknames are checked against their refused words.
+    public let switches: OperatorSwitches
     public let now: @Sendable () -> Date
 
     public init(
         repository: any IdentityRepository, crypto: any IdentityCrypto, sessions: SessionCache = SessionCache(lifetime: 0),
-        feedPages: FeedPageCache = FeedPageCache(lifetime: 0), now: @escaping @Sendable () -> Date = { Date() }
+        feedPages: FeedPageCache = FeedPageCache(lifetime: 0), switches: OperatorSwitches = OperatorSwitches(),
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.repository = InvalidatingIdentityRepository(base: repository, sessions: sessions, feedPages: feedPages)
         self.crypto = crypto
         self.sessions = sessions
+        self.switches = switches
         self.now = now
     }
 

@@ -3,7 +3,7 @@ import Foundation
 /// Creates an account for a device that proves its key with a `register` signature.
 ///
 /// Without a nickname the server picks an available one. A key withdrawn less than seven days
-/// ago cannot register again yet.
+/// ago, or whose account withdrew while restricted, cannot register again yet (`Withdrawal`).
 public struct RegisterAccount: Sendable {
     /// How long a withdrawn key waits before it may register again.
     public static let rejoinDelay: TimeInterval = 7 * 24 * 60 * 60
@@ -34,13 +34,15 @@ public struct RegisterAccount: Sendable {
 
     public func callAsFunction(_ input: Input) async throws -> SignedInAccount {
         // Input rules first, so a malformed request never touches the challenge.
-        let chosenNickname = try input.nickname.map { raw throws(SoomError) in try Nickname(validating: raw) }
+        let chosenNickname = try input.nickname.map { raw throws(SoomError) in
+            try Nickname(validating: raw, refusing: self.environment.switches.refusedWords)
+        }
         let (key, challenge) = try await input.proof.verify(for: .register, in: self.environment)
         let accountID = UUID()
         let profileImage = try await self.profileImages.resolve(input.profileImage, for: accountID)
 
-        if let withdrawnAt = try await self.environment.repository.lastWithdrawal(fingerprint: key.fingerprint) {
-            let rejoinAt = withdrawnAt.addingTimeInterval(Self.rejoinDelay)
+        if let withdrawal = try await self.environment.repository.lastWithdrawal(fingerprint: key.fingerprint) {
+            let rejoinAt = withdrawal.rejoinAvailableAt
             if self.environment.now() < rejoinAt { throw SoomError.rejoinNotAllowed(until: rejoinAt) }
         }
 

@@ -23,7 +23,9 @@ public struct UpdateProfile: Sendable {
 
     public func callAsFunction(_ caller: Authenticate.Caller, _ input: Input) async throws -> Account {
         var changes = ProfileChanges()
-        changes.nickname = try input.nickname.map { raw throws(SoomError) in try Nickname(validating: raw) }
+        changes.nickname = try input.nickname.map { raw throws(SoomError) in
+            try Nickname(validating: raw, refusing: self.environment.switches.refusedWords)
+        }
         changes.bio = try input.bio.map { raw throws(SoomError) in try ProfileText.bio(raw) }
         if let choice = input.profileImage {
             changes.profileImage = .some(try await self.profileImages.resolve(choice, for: caller.account.id))

@@ -21,6 +21,29 @@ public struct ListNotifications: Sendable {
     }
 }
 
+/// How many of the caller's notifications are unread, in all and by type.
+public struct CountUnreadNotifications: Sendable {
+    let notifications: any NotificationRepository
+
+    public init(_ notifications: any NotificationRepository) {
+        self.notifications = notifications
+    }
+
+    public func callAsFunction(recipient: UUID) async throws -> UnreadNotifications {
+        UnreadNotifications(byType: try await self.notifications.unreadCounts(for: recipient))
+    }
+}
+
+/// The unread notifications' counts: by type (only types with some), and their total.
+public struct UnreadNotifications: Sendable, Equatable {
+    public let byType: [NotificationType: Int]
+    public var total: Int { self.byType.values.reduce(0, +) }
+
+    public init(byType: [NotificationType: Int]) {
+        self.byType = byType.filter { $0.value > 0 }
+    }
+}
+
 /// Marks one notification, or all of them, read.
 public struct MarkNotificationsRead: Sendable {
     let notifications: any NotificationRepository
