@@ -51,6 +51,47 @@ struct IdentityUseCaseTests {
         #expect(try await world.register("phone").account.nickname.isEmpty == false)
     }
 
+    @Test("register: a key withdrawn while restricted waits for the later of seven days and the restriction's end")
+    func rejoinAfterRestriction() async throws {
+        let world = World()
+        let signedIn = try await world.register("phone")
+        let restrictionEnd = world.clock.now.addingTimeInterval(20 * 24 * 3600)
+        world.repository.restrict(signedIn.account.id, until: restrictionEnd)
+        try await Withdraw(world.environment)(
+            try await world.caller(signedIn), reason: "bye", proof: try await world.accountProof("phone", .withdraw))
+        world.clock.advance(by: 8 * 24 * 3600)
+        await #expect(throws: SoomError.rejoinNotAllowed(until: restrictionEnd)) { try await world.register("phone") }
+        world.clock.advance(by: 12 * 24 * 3600)
+        #expect(try await world.register("phone").account.restrictedUntil == nil)
+        // A restriction that ended before the withdrawal leaves only the seven days.
+        let withdrawal = Withdrawal(withdrawnAt: world.clock.now, restrictedUntil: world.clock.now.addingTimeInterval(-60))
+        #expect(withdrawal.rejoinAvailableAt == world.clock.now.addingTimeInterval(7 * 24 * 3600))
+    }
+
+    @Test("nicknames with a refused word are not_allowed when checked, registered or changed; the list applies as it changes")
+    func refusedNicknames() async throws {
+        let world = World()
+        world.switches.update(OperatorSwitches.Settings(refusedWords: RefusedWords(["바보"])))
+        #expect(try await CheckNickname(world.environment)("바 보야") == .notAllowed)
+        #expect(try await CheckNickname(world.environment)("바다") == nil)
+        // Compatibility jamo compose under NFKC: `ㅂㅏ보` is `바보`.
+        for nickname in ["바.보", "ㅂㅏ보"] {
+            await #expect {
+                try await world.register("phone", nickname: nickname)
+            } throws: { error in
+                (error as? SoomError)?.field == "nickname"
+            }
+        }
+        let signedIn = try await world.register("phone", nickname: "바다")
+        await #expect {
+            try await UpdateProfile(world.environment)(try await world.caller(signedIn), .init(nickname: "바보바다"))
+        } throws: { error in
+            (error as? SoomError)?.field == "nickname"
+        }
+        world.switches.update(OperatorSwitches.Settings())
+        #expect(try await UpdateProfile(world.environment)(try await world.caller(signedIn), .init(nickname: "바보바다")).nickname == "바보바다")
+    }
+
     @Test("sign in: unknown key is account_not_found; expired or reused challenges are invalid_signature")
     func signIn() async throws {
         let world = World()

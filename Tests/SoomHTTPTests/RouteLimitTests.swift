@@ -21,7 +21,7 @@ struct RouteLimitTests {
         let limiter = RateLimiter(limits: limits)
         let router = Router(context: AppRequestContext.self)
         router.add(middleware: ErrorMiddleware())
-        let routes = APIRoutes<AppRequestContext> { kind in
+        let routes = APIRoutes<AppRequestContext> { kind, _ in
             router.group("/v1").add(
                 middleware: RateLimitMiddleware(
                     limiter: limiter, kind: kind, trustForwardedFor: false, sessionFollows: false, peerAddress: \.peerAddress))
@@ -73,6 +73,44 @@ struct RouteLimitTests {
                 #expect(response.status == .serviceUnavailable && response.headers[.retryAfter] == "5")
                 #expect(response.headers[.rateLimitLimit] == "5" && response.headers[.rateLimitRemaining] == "4")
             }
+        }
+    }
+
+    @Test("during maintenance a write is 503 maintenance with Retry-After and until, before its limit counts; reads and exempt writes are served")
+    func maintenanceRefusesWrites() async throws {
+        let switches = OperatorSwitches()
+        var limits = RateLimits()
+        limits.general = RateLimits.Rule(count: 5, window: 300)
+        let limiter = RateLimiter(limits: limits)
+        let router = Router(context: AppRequestContext.self)
+        router.add(middleware: ErrorMiddleware())
+        let routes = APIRoutes<AppRequestContext> { kind, refused in
+            let group = router.group("/v1")
+            if refused { group.add(middleware: MaintenanceMiddleware<AppRequestContext>(switches: switches)) }
+            return group.add(
+                middleware: RateLimitMiddleware(
+                    limiter: limiter, kind: kind, trustForwardedFor: false, sessionFollows: false, peerAddress: \.peerAddress))
+        }
+        routes.on("/cards", method: .post) { _, _ in HTTPResponse.Status.created }
+        routes.on("/cards", method: .get) { _, _ in HTTPResponse.Status.ok }
+        routes.on("/sessions", method: .post, servedInMaintenance: true) { _, _ in HTTPResponse.Status.created }
+        let until = Date().addingTimeInterval(90)
+        switches.update(OperatorSwitches.Settings(maintenanceUntil: until))
+        try await Application(router: router).test(.router) { client in
+            try await client.execute(uri: "/v1/cards", method: .post) { response in
+                #expect(response.status == .serviceUnavailable)
+                #expect(response.headers[.retryAfter].flatMap(Int.init).map { (89...90).contains($0) } == true)
+                #expect(response.headers[.rateLimitLimit] == nil)
+                let error = try Self.error(in: response)
+                #expect(error["code"] == "maintenance" && error["until"] == JSON.timestamp(until))
+            }
+            try await client.execute(uri: "/v1/cards", method: .get) { response in
+                // The refused write counted nothing.
+                #expect(response.status == .ok && response.headers[.rateLimitRemaining] == "4")
+            }
+            try await client.execute(uri: "/v1/sessions", method: .post) { response in #expect(response.status == .created) }
+            switches.update(OperatorSwitches.Settings(maintenanceUntil: Date().addingTimeInterval(-1)))
+            try await client.execute(uri: "/v1/cards", method: .post) { response in #expect(response.status == .created) }
         }
     }
 }

@@ -43,13 +43,18 @@ struct NotificationTests {
             #expect(try await client.send(.post, "/v1/notifications/\(UUID().uuidString)/read", token: author).status == .notFound)
             #expect(try await client.send(.post, "/v1/notifications/nope/read", token: author).status == .notFound)
             #expect(try await client.notifications(author, unread: true).count == 2)
+            #expect(try await Self.unread(client, author) == (2, ["card_commented": 1, "followed": 1]))
+            #expect(try await Self.unread(client, fan) == (0, [:]))
             // Unliking leaves a read notification alone; liking again makes a new unread one.
             #expect(try await client.send(.delete, "/v1/cards/\(card.id)/like", token: fan).status == .ok)
             #expect(try await client.send(.put, "/v1/cards/\(card.id)/like", token: fan).status == .ok)
             #expect(
                 try await client.notifications(author, unread: true).map { $0["type"] as? String } == ["card_liked", "card_commented", "followed"])
+            #expect(try await Self.unread(client, author) == (3, ["card_liked": 1, "card_commented": 1, "followed": 1]))
+            #expect(try await client.send(.get, "/v1/notifications/unread-count").status == .unauthorized)
             #expect(try await client.send(.post, "/v1/notifications/read-all", token: author).status == .noContent)
             #expect(try await client.notifications(author, unread: true).isEmpty)
+            #expect(try await Self.unread(client, author) == (0, [:]))
             let all = try await client.notifications(author)
             #expect(all.count == 4 && all.allSatisfy { $0["read"] as? Bool == true })
             let bad = try await client.send(.get, "/v1/notifications?unread=yes", token: author)
@@ -119,5 +124,11 @@ struct NotificationTests {
             #expect(try await client.relate(tokens[0], "block", ids[1], false).status == .ok)
             #expect(try await client.notifications(tokens[0]).isEmpty)
         }
+    }
+
+    /// `GET /v1/notifications/unread-count`: the total and the counts by type.
+    static func unread(_ client: some TestClientProtocol, _ token: String) async throws -> (Int, [String: Int]) {
+        let body = try await client.send(.get, "/v1/notifications/unread-count", token: token).object
+        return (body["total"] as? Int ?? -1, body["byType"] as? [String: Int] ?? ["missing": -1])
     }
 }

@@ -135,7 +135,7 @@ struct OperationsTests {
         _ = buildRouter(
             identity: TestEnvironment.identity, cards: TestEnvironment.cards, tags: TestEnvironment.tags, people: TestEnvironment.people,
             notifications: TestEnvironment.notifications, images: TestEnvironment.images, operators: TestEnvironment.operators,
-            switches: OperatorSwitches(), readiness: TestEnvironment.database,
+            switches: TestEnvironment.switches, readiness: TestEnvironment.database,
             digest: OpenSSLContentDigest.sha256Hex,
             catalog: catalog)
         let implemented = Set(catalog.endpoints.map { "\($0.method.rawValue) \($0.path)" })

@@ -77,8 +77,11 @@ struct World {
     let crypto = FakeIdentityCrypto()
     /// Off unless a test passes one (and resumes it, as the listener would).
     var sessions = SessionCache(lifetime: 0)
+    /// The operators' switches (no refused words unless a test sets some).
+    let switches = OperatorSwitches()
     var environment: IdentityEnvironment {
-        IdentityEnvironment(repository: self.repository, crypto: self.crypto, sessions: self.sessions, now: { [clock] in clock.now })
+        IdentityEnvironment(
+            repository: self.repository, crypto: self.crypto, sessions: self.sessions, switches: self.switches, now: { [clock] in clock.now })
     }
 
     /// Issues a challenge and signs it as device `name` for `purpose`.

@@ -18,6 +18,7 @@ enum TestEnvironment {
     static let people = PeopleEnvironment(people: PostgresPeopleRepository(database: database))
     static let notifications = PostgresNotificationRepository(database: database)
     static let operators = PostgresOperators(database: database)
+    static let switches = OperatorSwitches()
 }
 
 extension TestDatabase {
@@ -46,5 +47,12 @@ extension TestDatabase {
         let running = Task { await client.run() }
         defer { running.cancel() }
         return try await body(Database(client: client, logger: Logger(label: "soom-test")))
+    }
+}
+
+extension TestDatabase {
+    /// The operators' tables (`soom admin notice|client-version|maintenance|words`) on this test's database.
+    func withOperators<T: Sendable>(_ body: (PostgresOperators) async throws -> T) async throws -> T {
+        try await self.withDatabase { try await body(PostgresOperators(database: $0)) }
     }
 }
