@@ -43,7 +43,9 @@ struct OperatorRuleTests {
         let check = CheckClientVersion(switches)
         #expect(try check(platform: "ios", version: "0.0.1").status == .ok)
         switches.update(
-            OperatorSwitches.Settings(clientVersions: [.ios: ClientVersionPolicy(latest: SemanticVersion("1.4.0")!, minimum: SemanticVersion("1.2.0")!)]))
+            OperatorSwitches.Settings(clientVersions: [
+                .ios: ClientVersionPolicy(latest: SemanticVersion("1.4.0")!, minimum: SemanticVersion("1.2.0")!)
+            ]))
         #expect(try check(platform: "ios", version: "1.1.9").status == .updateRequired)
         #expect(try check(platform: "ios", version: "1.2.0").status == .updateAvailable)
         #expect(try check(platform: "ios", version: "1.4.0").status == .ok)

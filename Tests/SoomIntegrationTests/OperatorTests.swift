@@ -17,7 +17,8 @@ struct OperatorTests {
             for (index, kind) in [Notice.Kind.notice, .maintenance, .news].enumerated() {
                 posted.append(
                     try await database.withOperators {
-                        try await $0.addNotice(kind: kind, title: "제목 \(index)", body: "본문 \(index)", url: index == 2 ? "https://soom.example/n" : nil)
+                        try await $0.addNotice(
+                            kind: kind, title: "제목 \(index)", body: "본문 \(index)", url: index == 2 ? "https://soom.example/n" : nil)
                     })
             }
             let items = try await client.allPages("/v1/notices", token: "", limit: 2)
@@ -115,7 +116,8 @@ struct OperatorTests {
                 #expect(body["available"] as? Bool == false && body["reason"] as? String == "not_allowed", "\(nickname)")
             }
             #expect(try await client.send(.post, "/v1/nicknames/validation", json: ["nickname": "시바견"]).object["available"] as? Bool == true)
-            var response = try await client.send(.post, "/v1/accounts", json: try await TestDevice.a.proof(client, purpose: "register").merging(["nickname": "ｆｕｃｋ"]) { $1 })
+            var response = try await client.send(
+                .post, "/v1/accounts", json: try await TestDevice.a.proof(client, purpose: "register").merging(["nickname": "ｆｕｃｋ"]) { $1 })
             #expect(response.status == .unprocessableContent && response.errorField == "nickname")
             #expect(try await database.snapshot()["accounts"] == 0)
             let (token, _) = try await TestDevice.a.register(client, nickname: "고요")
