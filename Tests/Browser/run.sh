@@ -123,7 +123,7 @@ set +e
     export PYTHONDONTWRITEBYTECODE=1
     # Selenium must not fetch a browser or a driver: it is given both.
     export SE_OFFLINE=true SE_AVOID_STATS=true
-    SOOM_BASE_URL=$base SOOM_BROWSER_CHROMIUM=$chromium SOOM_BROWSER_CHROMEDRIVER=$chromedriver \
+    SOOM_BASE_URL=$base SOOM_BROWSER_ADMIN="$work/soom" SOOM_BROWSER_DATA_DIR="$work/data" SOOM_BROWSER_CHROMIUM=$chromium SOOM_BROWSER_CHROMEDRIVER=$chromedriver \
     SOOM_BROWSER_SCREENSHOTS=$screenshots SOOM_BROWSER_REPORT_DIR=$report_dir \
         "$venv/bin/python" -m pytest -p no:cacheprovider -v -ra --tb=short --durations=0 \
         --rootdir "$here" "$here/test_web_client.py" "$@"

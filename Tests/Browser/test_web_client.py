@@ -12,7 +12,8 @@ tests. Nothing here knows the app's routes, classes or modules.
 
 Environment: SOOM_BASE_URL (required); SOOM_BROWSER_CHROMIUM, SOOM_BROWSER_CHROMEDRIVER,
 SOOM_BROWSER_SCREENSHOTS, SOOM_BROWSER_REPORT_DIR, SOOM_BROWSER_TIMEOUT,
-SOOM_BROWSER_MAX_FIRST_LOAD_KB (see run.sh).
+SOOM_BROWSER_MAX_FIRST_LOAD_KB (see run.sh); SOOM_BROWSER_ADMIN and SOOM_BROWSER_DATA_DIR, the
+server's binary and data directory, for the operator's commands (`soom admin`).
 """
 
 import base64
@@ -21,6 +22,7 @@ import json
 import os
 import re
 import struct
+import subprocess
 import tempfile
 import time
 import uuid
@@ -58,6 +60,9 @@ WIDTH, HEIGHT = 390, 844  # a phone (iPhone 12–14), mobile first
 DESKTOP = (1280, 800)  # a laptop
 TAGS_LABELS = ("태그", "Tags")
 ME_LABELS = ("나", "Me", "내 프로필", "My profile", "프로필", "Profile")
+
+ADMIN = os.environ.get("SOOM_BROWSER_ADMIN", "")
+DATA_DIR = os.environ.get("SOOM_BROWSER_DATA_DIR", "")
 
 if not BASE:
     pytest.exit("SOOM_BASE_URL is not set: run Tests/Browser/run.sh (it starts a server)", returncode=2)
@@ -2092,3 +2097,81 @@ def test_no_request_leaves_the_origin(journey):
                  if "Content Security Policy" in (e.get("message") or "")
                  and any(not url.startswith(BASE + "/") for url in re.findall(r"(?:https?|wss?)://[^\s'\"]+", e["message"]))]
     assert not problems, f"requests to other origins than {BASE}:\n" + "\n".join(problems)
+
+
+# --- What operators say: notices, the update prompt, maintenance (`soom admin`) ------------------
+
+def admin(*arguments):
+    """Runs `soom admin ARGUMENTS` beside the running server, as an operator would; its output."""
+    if not ADMIN or not DATA_DIR:
+        pytest.skip("SOOM_BROWSER_ADMIN and SOOM_BROWSER_DATA_DIR are not set (run.sh sets them)")
+    done = subprocess.run([ADMIN, "admin", *arguments, "--data-directory", DATA_DIR], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, f"soom admin {' '.join(arguments)} failed: {done.stderr[-800:]}"
+    return done.stdout.strip()
+
+
+# Every instance reads the operators' switches every two seconds.
+SWITCH_DELAY = 2.5
+
+
+def test_operator_notices_update_prompt_and_maintenance(browsers):
+    # The refused writes during maintenance are 503s in the console, on purpose.
+    browser = browsers("operator", expect_errors=True)
+    title = unique("점검 안내")
+    try:
+        with step("a notice the operator posts shows as a banner, links to all notices, and stays dismissed"):
+            notice_id = admin("notice", "add", "--kind", "maintenance", "--title", title, "--body", "새벽 3시에 잠깐 멈춰요.")
+            assert re.fullmatch(r"[0-9a-f-]{36}", notice_id), f"notice add printed more than the id: {notice_id!r}"
+            start(browser)
+            banner = browser.visible("notice-banner")
+            assert title in text_of(banner), f"the banner does not show the notice: {text_of(banner)!r}"
+            browser.click("all-notices")
+            listed = browser.visible("notices")
+            browser.until(lambda _: title in text_of(listed), "the notices screen does not list the notice")
+            browser.click("dismiss-notice")
+            assert browser.absent("notice-banner"), "the dismissed notice is still shown"
+            browser.driver.refresh()
+            browser.visible("nav-home", timeout=START_TIMEOUT)
+            time.sleep(1)
+            assert browser.absent("notice-banner"), "the dismissed notice came back after a reload"
+        with step("a newer web version offers a reload; a minimum above this one requires it"):
+            admin("client-version", "set", "web", "--latest", "99.0.0", "--minimum", "0.0.0")
+            time.sleep(SWITCH_DELAY)
+            browser.driver.refresh()
+            browser.visible("update-available", timeout=START_TIMEOUT)
+            assert browser.find_all("reload", browser.visible("update-available")), "the update prompt offers no reload"
+            admin("client-version", "set", "web", "--latest", "99.0.0", "--minimum", "99.0.0")
+            time.sleep(SWITCH_DELAY)
+            browser.driver.refresh()
+            browser.visible("update-required", timeout=START_TIMEOUT)
+            assert browser.driver.execute_script("return document.querySelector('main').inert"), "an unusable version leaves the page usable"
+            admin("client-version", "set", "web", "--latest", "0.0.0", "--minimum", "0.0.0")
+            time.sleep(SWITCH_DELAY)
+            browser.driver.refresh()
+            browser.visible("nav-home", timeout=START_TIMEOUT)
+            time.sleep(1)
+            assert browser.absent("update-available") and browser.absent("update-required"), "the update prompt outlived the operator's change"
+        with step("maintenance: a write is refused with a banner naming its end, and writing is off until it ends"):
+            until = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + 14))
+            admin("maintenance", "on", "--until", until)
+            time.sleep(SWITCH_DELAY)
+            browser.click("nav-home")
+            browser.visible("feed")
+            text = unique("점검 중에 쓴 카드")
+            compose(browser, text)
+            banner = browser.visible("maintenance-banner")
+            assert "점검" in text_of(banner) or "maintenance" in text_of(banner), f"the banner does not say why: {text_of(banner)!r}"
+            browser.until(lambda d: not d.find_element(By.CSS_SELECTOR, hook("compose")).is_enabled(),
+                          "the compose button stays enabled during maintenance")
+            error = browser.visible("error", browser.driver.find_element(By.CSS_SELECTOR, "dialog[open]"))
+            assert "점검" in text_of(error) or "maintenance" in text_of(error), f"the refused post says: {text_of(error)!r}"
+            press(browser, Keys.ESCAPE)
+            # Reading still works.
+            browser.click("nav-home")
+            browser.visible("feed")
+        with step("after its end the banner goes, and posting works again"):
+            browser.until(lambda _: browser.absent("maintenance-banner"), "the maintenance banner outlived the maintenance", 20)
+            post(browser, unique("점검 끝나고 쓴 카드"))
+    finally:
+        admin("maintenance", "off")
+        admin("client-version", "set", "web", "--latest", "0.0.0", "--minimum", "0.0.0")

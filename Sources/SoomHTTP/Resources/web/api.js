@@ -13,6 +13,21 @@ export class ApiError extends Error {
 }
 
 let token = null;
+// While the server is known to be under maintenance (a `503 maintenance` came back), writes are
+// refused here without a request: until its end, or for a minute at most, after which the next
+// write asks the server again (an operator may end it early). `status.js` shows the banner.
+let maintenanceUntil = 0;
+// Writes the server serves during maintenance, so that one can still sign in and read.
+const SERVED_IN_MAINTENANCE = new Set(['POST /auth/challenges', 'POST /sessions', 'DELETE /sessions/current', 'POST /nicknames/validation']);
+
+function isPausedWrite(method, path) {
+  return method !== 'GET' && method !== 'HEAD' && !SERVED_IN_MAINTENANCE.has(`${method} ${path}`) && maintenanceUntil > Date.now();
+}
+
+/** Tells the page that maintenance began (with its end, a Date) or ended (null). */
+function maintenanceChanged(until) {
+  window.dispatchEvent(new CustomEvent('soom:maintenance', { detail: { until } }));
+}
 let renewSession = null;
 // The one renewal in flight: every call that meets a 401 (or starts) meanwhile waits for it.
 let renewing = null;
@@ -66,6 +81,9 @@ export async function api(method, path, { body, auth = true, headers = {} } = {}
       throw new ApiError(0, 'network', '');
     }
   };
+  if (isPausedWrite(method, path)) {
+    throw new ApiError(503, 'maintenance', '', { until: new Date(maintenanceUntil).toISOString() });
+  }
   // A renewal under way: wait for its token rather than sending one known to be expired.
   if (auth && renewing) await renewing.catch(() => {});
   let { used, response } = await attempt();
@@ -74,6 +92,11 @@ export async function api(method, path, { body, auth = true, headers = {} } = {}
     if (token === used) await renew();
     else if (renewing) await renewing;
     ({ response } = await attempt());
+  }
+  const isWrite = method !== 'GET' && method !== 'HEAD';
+  if (isWrite && response.ok && maintenanceUntil) {
+    maintenanceUntil = 0;
+    maintenanceChanged(null);
   }
   if (response.status === 204) return null;
   let json = null;
@@ -87,6 +110,12 @@ export async function api(method, path, { body, auth = true, headers = {} } = {}
     const failure = new ApiError(response.status, error.code ?? 'http_' + response.status, error.message ?? '', error);
     const retryAfter = Number(response.headers.get('Retry-After'));
     failure.retryAfter = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null;
+    if (failure.code === 'maintenance') {
+      const until = Date.parse(error.until ?? '');
+      const end = Number.isFinite(until) ? until : Date.now() + (failure.retryAfter ?? 60) * 1000;
+      maintenanceUntil = Math.min(end, Date.now() + 60000);
+      maintenanceChanged(new Date(end));
+    }
     throw failure;
   }
   return json;

@@ -18,6 +18,7 @@ import * as me from './me.js';
 import * as notifications from './notifications.js';
 import * as account from './account.js';
 import { renderStart, renderUnsupported } from './start.js';
+import { checkVersion, showNewestNotice, renderNotices } from './status.js';
 
 const t = strings({
   ko: { home: '홈', tags: '태그', notifications: '알림', me: '나', compose: '카드 쓰기', unread: '읽지 않은 알림 {count}개', main: '주요 메뉴', loading: '여는 중…', skip: '본문으로 건너뛰기' },
@@ -36,6 +37,7 @@ route('/users/:id', profile.render);
 route('/me', me.render);
 route('/notifications', notifications.render);
 route('/account', account.render);
+route('/notices', renderNotices);
 
 function shell() {
   composeButton.querySelector('.compose-label').textContent = t('compose');
@@ -101,6 +103,11 @@ function compose(tags = null) {
   });
 }
 
+// While writes are paused for maintenance (status.js shows why), the compose button is off.
+window.addEventListener('soom:maintenance', (event) => {
+  composeButton.disabled = Boolean(event.detail?.until);
+});
+
 // Empty lists offer to write a card (card.js `composeCard`).
 window.addEventListener('soom:compose', (event) => {
   if (currentAccount()) compose(event.detail?.tags ?? null);
@@ -127,6 +134,8 @@ window.addEventListener('soom:signed-out', (event) => {
 });
 
 async function boot() {
+  checkVersion();
+  showNewestNotice();
   if (!isSupported()) {
     renderUnsupported(main);
     return;

@@ -1,10 +1,12 @@
 // The unread badge (`unread-count`), shown only when something is unread: refreshed on start, every 15 seconds while the page is
 // visible, when the page comes back into view, and after the notifications screen changes it.
+// One cheap read (`GET /v1/notifications/unread-count`) each time.
 
 import { api } from './api.js';
 import { describe, showError } from './errors.js';
 
-const LIMIT = 50;
+// Above this the badge says `99+`.
+const SHOWN_MAX = 99;
 let badge = null;
 let spoken = null;
 let timer = null;
@@ -17,10 +19,9 @@ export async function refreshUnread() {
   if (!badge) return;
   const shown = badge;
   try {
-    const page = await api('GET', `/notifications?unread=true&limit=${LIMIT}`);
+    const { total: count } = await api('GET', '/notifications/unread-count');
     if (badge !== shown) return;
-    const count = page.items.length;
-    const text = count >= LIMIT && page.nextCursor ? `${LIMIT}+` : String(count);
+    const text = count > SHOWN_MAX ? `${SHOWN_MAX}+` : String(count);
     badge.textContent = text;
     badge.hidden = count === 0;
     badge.classList.remove('stale');
