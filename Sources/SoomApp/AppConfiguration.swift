@@ -54,6 +54,8 @@ public struct AppConfiguration: Sendable {
     /// How often this instance reads the operators' switches (maintenance, client versions,
     /// refused words): an operator's change reaches it within this time.
     public var operatorSwitchesInterval: Duration = .seconds(2)
+    /// How often this instance writes the card views and profile visits it noted (`ViewFlushJob`).
+    public var viewFlushInterval: Duration = .seconds(1)
     /// Called with the port once the server listens (useful with `port: 0`, as the tests do).
     public var onServerRunning: (@Sendable (Int) async -> Void)?
 

@@ -25,6 +25,7 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
     let database = Database(client: client, logger: databaseLogger, deadline: configuration.requestDeadline)
     let operators = PostgresOperators(database: database)
     let switches = OperatorSwitches()
+    let views = ViewLog()
     let identityRepository = PostgresIdentityRepository(database: database)
     let sessions = SessionCache(lifetime: configuration.sessionCacheLifetime)
     let feedPages = FeedPageCache(lifetime: configuration.feedCacheLifetime, memos: .encodedCards)
@@ -33,11 +34,12 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
         repository: identityRepository, crypto: OpenSSLIdentityCrypto(), sessions: sessions, feedPages: feedPages, switches: switches)
     let cardRepository = PostgresCardRepository(database: database)
     let cards = CardEnvironment(
-        cards: cardRepository, moderation: configuration.moderation, feedPages: feedPages, viewerMarks: marks, switches: switches)
+        cards: cardRepository, moderation: configuration.moderation, feedPages: feedPages, viewerMarks: marks, switches: switches,
+        views: views)
     let images = PostgresImageStore(database: database)
     let tags = TagEnvironment(
         tags: PostgresTagRepository(database: database), rankingCacheLifetime: configuration.tagRankingCacheLifetime, switches: switches)
-    let people = PeopleEnvironment(people: PostgresPeopleRepository(database: database), viewerMarks: marks, feedPages: feedPages)
+    let people = PeopleEnvironment(people: PostgresPeopleRepository(database: database), viewerMarks: marks, feedPages: feedPages, views: views)
     let notifications = PostgresNotificationRepository(database: database)
     let digest = OpenSSLContentDigest.sha256Hex
 
@@ -52,9 +54,14 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
                 logger: databaseLogger)
         ]
         : []
-    // Every instance reads the operators' switches, jobs or not: each must know about maintenance.
-    let switchesRefresher = OperatorSwitchesRefresher(
-        operators: operators, switches: switches, interval: configuration.operatorSwitchesInterval, startAfter: migrated, logger: logger)
+    // Every instance, jobs or not, reads the operators' switches (each must know about
+    // maintenance) and writes the views it noted.
+    let everyInstance: [any Service] = [
+        OperatorSwitchesRefresher(
+            operators: operators, switches: switches, interval: configuration.operatorSwitchesInterval, startAfter: migrated, logger: logger),
+        ViewFlushJob(
+            views: views, storage: PostgresViews(database: database), interval: configuration.viewFlushInterval, startAfter: migrated, logger: logger),
+    ]
     let jobs: [any Service] =
         configuration.backgroundJobs
         ? [
@@ -81,7 +88,7 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
             connectionsPerAddress: configuration.trustForwardedFor ? nil : configuration.connectionsPerAddress,
             bodyGrace: configuration.requestBodyGrace),
         configuration: .init(address: .hostname(configuration.hostname, port: configuration.port), serverName: "soom"),
-        services: [client, switchesRefresher] + sessionListener + jobs,
+        services: [client] + everyInstance + sessionListener + jobs,
         onServerRunning: { channel in await configuration.onServerRunning?(channel.localAddress?.port ?? 0) },
         logger: logger
     )

@@ -2175,3 +2175,41 @@ def test_operator_notices_update_prompt_and_maintenance(browsers):
     finally:
         admin("maintenance", "off")
         admin("client-version", "set", "web", "--latest", "0.0.0", "--minimum", "0.0.0")
+
+
+def test_view_counts_and_profile_visits(browsers):
+    author, reader = browsers("viewed"), browsers("viewer")
+    with step("A posts; B opens A's card, then A's profile from the card's author link"):
+        start(author)
+        card_id = post(author, unique("몇 명이 봤을까"))
+        nickname = my_nickname(author)
+        start(reader)
+        open_card(reader, feed_card(reader, card_id))
+        reader.click("nav-home")
+        open_author(reader, feed_card(reader, card_id), nickname)
+        visits = reader.visible("profile-visits")
+        assert number_in(text_of(visits)) is not None, f"the profile shows no visit count: {text_of(visits)!r}"
+    with step("A sees one view on the card and one visit on the profile (counted within seconds)"):
+        def shows_one(read, what):
+            deadline = time.time() + NOTIFY_TIMEOUT
+            while True:
+                count = read()
+                if count == 1:
+                    return
+                assert time.time() < deadline, f"{what}: {count}"
+                time.sleep(2)
+                author.driver.refresh()
+                author.visible("nav-home", timeout=START_TIMEOUT)
+
+        def card_views():
+            author.click("nav-home")
+            return number_in(text_of(author.visible("view-count", feed_card(author, card_id))))
+
+        def my_visits():
+            author.click(author.labelled(ME_LABELS))
+            shown = author.until(lambda _: next((e for e in author.find_all("my-visits") if e.is_displayed()), None),
+                                 f"no visible {hook('my-visits')}")
+            return number_in(text_of(shown))
+
+        shows_one(card_views, "the card does not show its one view")
+        shows_one(my_visits, "my profile does not show its one visit")

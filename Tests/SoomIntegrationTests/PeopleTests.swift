@@ -20,7 +20,7 @@ struct PeopleTests {
             #expect(
                 Set(object.keys) == [
                     "id", "nickname", "profileImage", "bio", "cardCount", "followerCount", "followingCount",
-                    "isFollowing", "isFollowedBy", "isBlocked", "isMe",
+                    "isFollowing", "isFollowedBy", "isBlocked", "isMe", "visitCount", "visitsToday",
                 ])
             #expect(object["followerCount"] as? Int == 1 && object["followingCount"] as? Int == 0)
             #expect(object["isFollowing"] as? Bool == true && object["isFollowedBy"] as? Bool == false)

@@ -101,7 +101,7 @@ enum CardRow {
         (c.parent_id IS NOT NULL AND NOT EXISTS (
             SELECT 1 FROM cards p WHERE p.id = c.parent_id AND (p.expires_at IS NULL OR p.expires_at > now()) AND p.hidden_at IS NULL
             OFFSET 0)) AS parent_deleted,
-        c.created_at, c.expires_at, c.like_count, c.comment_count,
+        c.created_at, c.expires_at, c.like_count, c.comment_count, c.view_count,
         l.account_id IS NOT NULL AS liked_by_me,
         c.author_id = \(viewer) AS is_mine,
         a.id, a.nickname, a.profile_image_kind, a.profile_image_ref,
@@ -144,6 +144,7 @@ enum CardRow {
         let expiresAt = try cells.next(Date?.self)
         let likeCount = try cells.next(Int.self)
         let commentCount = try cells.next(Int.self)
+        let viewCount = try cells.next(Int.self)
         let likedByMe = try cells.next(Bool.self)
         let isMine = try cells.next(Bool.self)
         let authorID = try cells.next(UUID.self)
@@ -166,6 +167,7 @@ enum CardRow {
             expiresAt: expiresAt,
             likeCount: likeCount,
             commentCount: commentCount,
+            viewCount: viewCount,
             likedByMe: likedByMe,
             isMine: isMine,
             distanceMeters: distance

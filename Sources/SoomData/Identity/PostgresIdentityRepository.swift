@@ -245,6 +245,20 @@ public struct PostgresIdentityRepository: IdentityRepository {
                       WHERE author_id = \(accountID) AND parent_id IS NOT NULL AND hidden_at IS NULL GROUP BY parent_id) d
                 WHERE p.id = d.parent_id AND p.author_id <> \(accountID)
                 """, logger: self.database.logger)
+            // The cards it opened and the profiles it visited count it no more (its pairs go with
+            // the account). Locked above, the account's row holds off any batch of views naming it
+            // (`PostgresViews`) until this commits.
+            try await connection.query(
+                """
+                UPDATE cards c SET view_count = c.view_count - 1
+                FROM card_views v WHERE v.viewer_id = \(accountID) AND v.card_id = c.id
+                """, logger: self.database.logger)
+            try await connection.query(
+                """
+                UPDATE accounts a SET visit_count = a.visit_count - 1,
+                    visits_today = a.visits_today - CASE WHEN p.last_day = a.visits_day THEN 1 ELSE 0 END
+                FROM profile_visits p WHERE p.visitor_id = \(accountID) AND p.owner_id = a.id
+                """, logger: self.database.logger)
             // Its following inbox (no foreign key: see migration 0013). Every account it follows is
             // locked above, so no post by one of them can still add a row.
             try await connection.query("DELETE FROM following_inbox WHERE reader_id = \(accountID)", logger: self.database.logger)

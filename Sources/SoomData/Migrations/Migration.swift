@@ -42,6 +42,7 @@ public struct Migration: Sendable, Equatable {
             ("0019_upload_quota.sql", PackageResources._019_upload_quota_sql),
             ("0020_report_rings.sql", PackageResources._020_report_rings_sql),
             ("0021_operator_switches.sql", PackageResources._021_operator_switches_sql),
+            ("0022_views_and_visits.sql", PackageResources._022_views_and_visits_sql),
         ]
         return try files.map { file in
             guard let version = Int(file.name.prefix(while: \.isNumber)) else { throw MigrationError.badFileName(file.name) }

@@ -12,7 +12,8 @@ enum ProfileRow {
         EXISTS (SELECT 1 FROM follows x WHERE x.follower_id = v.id AND x.followee_id = a.id) AS is_following,
         EXISTS (SELECT 1 FROM follows x WHERE x.follower_id = a.id AND x.followee_id = v.id) AS is_followed_by,
         EXISTS (SELECT 1 FROM blocks x WHERE x.blocker_id = v.id AND x.blocked_id = a.id) AS is_blocked,
-        a.id = v.id AS is_me
+        a.id = v.id AS is_me,
+        a.visit_count, CASE WHEN a.visits_day = (now() AT TIME ZONE 'UTC')::date THEN a.visits_today ELSE 0 END AS visits_today
         """
 
     /// A profile from the next cells, `select`'s columns (a cell after them is left for the caller).
@@ -26,7 +27,9 @@ enum ProfileRow {
             isFollowing: try cells.next(Bool.self),
             isFollowedBy: try cells.next(Bool.self),
             isBlocked: try cells.next(Bool.self),
-            isMe: try cells.next(Bool.self))
+            isMe: try cells.next(Bool.self),
+            visitCount: try cells.next(Int.self),
+            visitsToday: try cells.next(Int.self))
     }
 
     /// The columns `user` reads, of the account `a`.

@@ -6,7 +6,8 @@ extension Card {
         Card(
             id: self.id, content: self.content, font: self.font, background: self.background, tags: self.tags, author: self.author,
             parentID: self.parentID, parentDeleted: self.parentDeleted, createdAt: self.createdAt, expiresAt: self.expiresAt,
-            likeCount: likeCount ?? self.likeCount, commentCount: self.commentCount, likedByMe: liked, isMine: self.author.id == viewer,
+            likeCount: likeCount ?? self.likeCount, commentCount: self.commentCount, viewCount: self.viewCount, likedByMe: liked,
+            isMine: self.author.id == viewer,
             distanceMeters: self.distanceMeters)
     }
 
@@ -15,7 +16,7 @@ extension Card {
         Card(
             id: self.id, content: self.content, font: self.font, background: self.background, tags: self.tags, author: self.author,
             parentID: self.parentID, parentDeleted: self.parentDeleted, createdAt: self.createdAt, expiresAt: self.expiresAt,
-            likeCount: self.likeCount, commentCount: self.commentCount, likedByMe: self.likedByMe, isMine: self.isMine,
+            likeCount: self.likeCount, commentCount: self.commentCount, viewCount: self.viewCount, likedByMe: self.likedByMe, isMine: self.isMine,
             distanceMeters: self.distanceMeters.map { Double(DistanceBand.metres($0)) })
     }
 
@@ -24,7 +25,7 @@ extension Card {
         Card(
             id: self.id, content: self.content, font: self.font, background: self.background, tags: self.tags, author: self.author,
             parentID: self.parentID, parentDeleted: self.parentDeleted, createdAt: self.createdAt, expiresAt: self.expiresAt,
-            likeCount: self.likeCount, commentCount: self.commentCount, likedByMe: self.likedByMe, isMine: self.isMine,
+            likeCount: self.likeCount, commentCount: self.commentCount, viewCount: self.viewCount, likedByMe: self.likedByMe, isMine: self.isMine,
             distanceMeters: metres)
     }
 }

@@ -16,6 +16,8 @@ public struct Card: Sendable, Equatable {
     public let expiresAt: Date?
     public let likeCount: Int
     public let commentCount: Int
+    /// Distinct accounts other than the author that opened the card (may lag a few seconds: `ViewLog`).
+    public let viewCount: Int
     public let likedByMe: Bool
     public let isMine: Bool
     /// Filled only by the nearby feed.
@@ -23,7 +25,7 @@ public struct Card: Sendable, Equatable {
 
     public init(
         id: UUID, content: String, font: CardFont, background: ImageReference, tags: [String], author: UserSummary, parentID: UUID?,
-        parentDeleted: Bool, createdAt: Date, expiresAt: Date?, likeCount: Int, commentCount: Int, likedByMe: Bool, isMine: Bool,
+        parentDeleted: Bool, createdAt: Date, expiresAt: Date?, likeCount: Int, commentCount: Int, viewCount: Int = 0, likedByMe: Bool, isMine: Bool,
         distanceMeters: Double?
     ) {
         self.id = id
@@ -38,6 +40,7 @@ public struct Card: Sendable, Equatable {
         self.expiresAt = expiresAt
         self.likeCount = likeCount
         self.commentCount = commentCount
+        self.viewCount = viewCount
         self.likedByMe = likedByMe
         self.isMine = isMine
         self.distanceMeters = distanceMeters

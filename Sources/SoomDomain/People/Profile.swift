@@ -16,10 +16,14 @@ public struct Profile: Sendable, Equatable {
     public let isBlocked: Bool
     /// This is the viewer's own account.
     public let isMe: Bool
+    /// Distinct accounts other than the owner that opened the profile, ever and today (UTC); may
+    /// lag a few seconds (`ViewLog`).
+    public let visitCount: Int
+    public let visitsToday: Int
 
     public init(
         user: UserSummary, bio: String, cardCount: Int, followerCount: Int, followingCount: Int,
-        isFollowing: Bool, isFollowedBy: Bool, isBlocked: Bool, isMe: Bool
+        isFollowing: Bool, isFollowedBy: Bool, isBlocked: Bool, isMe: Bool, visitCount: Int = 0, visitsToday: Int = 0
     ) {
         self.user = user
         self.bio = bio
@@ -30,5 +34,7 @@ public struct Profile: Sendable, Equatable {
         self.isFollowedBy = isFollowedBy
         self.isBlocked = isBlocked
         self.isMe = isMe
+        self.visitCount = visitCount
+        self.visitsToday = visitsToday
     }
 }

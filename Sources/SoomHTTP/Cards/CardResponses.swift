@@ -33,6 +33,7 @@ struct CardBody: JSONWritable, Equatable {
         writer.member("expiresAt", card.expiresAt)
         writer.member("likeCount", card.likeCount)
         writer.member("commentCount", card.commentCount)
+        writer.member("viewCount", card.viewCount)
     }
 
     /// `distanceMeters`.

@@ -17,6 +17,8 @@ struct ProfileBody: JSONWritable, Equatable {
         writer.member("isFollowedBy", profile.isFollowedBy)
         writer.member("isBlocked", profile.isBlocked)
         writer.member("isMe", profile.isMe)
+        writer.member("visitCount", profile.visitCount)
+        writer.member("visitsToday", profile.visitsToday)
         writer.endObject()
     }
 }

@@ -14,12 +14,14 @@ public struct CardEnvironment: Sendable {
     public let keptCardRefresher: KeptCardRefresher
     /// The operators' switches; new cards' tags are checked against their refused words.
     public let switches: OperatorSwitches
+    /// Where card views are noted (`ViewFlushJob` writes them).
+    public let views: ViewLog
     public let now: @Sendable () -> Date
 
     public init(
         cards: any CardRepository, moderation: ModerationPolicy = .default, feedPages: FeedPageCache = FeedPageCache(lifetime: 0),
         viewerMarks: ViewerMarkCache = ViewerMarkCache(lifetime: 0), switches: OperatorSwitches = OperatorSwitches(),
-        now: @escaping @Sendable () -> Date = { Date() }
+        views: ViewLog = ViewLog(), now: @escaping @Sendable () -> Date = { Date() }
     ) {
         let cards = InvalidatingCardRepository(base: cards, feedPages: feedPages, viewerMarks: viewerMarks)
         self.cards = cards
@@ -28,6 +30,7 @@ public struct CardEnvironment: Sendable {
         self.viewerMarks = viewerMarks
         self.keptCardRefresher = KeptCardRefresher(cards: cards, cache: feedPages, now: now)
         self.switches = switches
+        self.views = views
         self.now = now
     }
 

@@ -13,11 +13,16 @@ public struct ShowCard: Sendable {
         self.environment = environment
     }
 
+    /// The view is noted (`ViewLog`) and counted within seconds.
     public func callAsFunction(_ id: UUID, viewer: UUID) async throws -> Card {
-        if self.environment.feedPages.isEnabled, let card = try await ReadFeed(self.environment).detailFromCards(id, viewer: viewer) {
-            return card
+        let card: Card
+        if self.environment.feedPages.isEnabled, let kept = try await ReadFeed(self.environment).detailFromCards(id, viewer: viewer) {
+            card = kept
+        } else {
+            guard let read = try await self.environment.cards.card(id: id, viewer: viewer) else { throw SoomError.cardNotFound }
+            card = read
         }
-        guard let card = try await self.environment.cards.card(id: id, viewer: viewer) else { throw SoomError.cardNotFound }
+        self.environment.views.viewed(card: card.id, author: card.author.id, by: viewer)
         return card
     }
 }

@@ -18,9 +18,11 @@ public struct ShowProfile: Sendable {
         self.environment = environment
     }
 
+    /// The visit is noted (`ViewLog`) and counted within seconds.
     /// - Throws: `404 not_found` when the account does not exist or blocked the caller.
     public func callAsFunction(_ id: UUID, viewer: UUID) async throws -> Profile {
         guard let profile = try await self.environment.people.profile(of: id, viewer: viewer) else { throw SoomError.accountNotVisible }
+        self.environment.views.visited(profile: id, by: viewer)
         return profile
     }
 }

@@ -10,13 +10,13 @@ import { href, navigate } from './router.js';
 
 const t = strings({
   ko: {
-    like: '공감', unlike: '공감 취소', likes: '공감 {count}', comments: '댓글 {count}', story: '스토리',
+    like: '공감', unlike: '공감 취소', likes: '공감 {count}', comments: '댓글 {count}', views: '조회 {count}', story: '스토리',
     open: '카드 열기', empty: '아직 카드가 없어요.', loading: '불러오는 중…', distance: '{distance} 거리', deleted: '원래 카드가 삭제되었어요',
     by: '{nickname}의 카드', tagLink: '#{tag} 태그 보기', loadMore: '더 보기', retry: '다시 불러오기',
   },
   en: {
     like: 'Like', unlike: 'Unlike', likes: { one: '{count} like', other: '{count} likes' },
-    comments: { one: '{count} comment', other: '{count} comments' }, story: 'Story',
+    comments: { one: '{count} comment', other: '{count} comments' }, views: { one: '{count} view', other: '{count} views' }, story: 'Story',
     open: 'Open card', empty: 'No cards yet.', loading: 'Loading…', distance: '{distance} away', deleted: 'The original card was deleted',
     by: 'Card by {nickname}', tagLink: 'Cards tagged #{tag}', loadMore: 'Load more', retry: 'Try again',
   },
@@ -201,7 +201,8 @@ export function cardElement(card, { detail = false } = {}) {
     content,
     card.tags?.length ? h('ul', { class: 'tags' }, card.tags.map((tag) =>
       h('li', {}, h('a', { class: 'tag-chip', href: href(`/tags/${encodeURIComponent(tag)}`), 'aria-label': t('tagLink', { tag }) }, `#${tag}`)))) : null,
-    h('footer', { class: 'card-actions' }, likes, commentsLink));
+    h('footer', { class: 'card-actions' }, likes, commentsLink,
+      h('span', { class: 'muted view-count', test: 'view-count' }, t('views', { count: card.viewCount ?? 0 }))));
   article.soomSync = () => {
     const change = changes.get(card.id);
     if (!change) return;

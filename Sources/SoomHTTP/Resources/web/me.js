@@ -14,7 +14,7 @@ import { listTabs, peopleList } from './profile.js';
 
 const t = strings({
   ko: {
-    title: '내 프로필', loading: '불러오는 중…', bioEmpty: '아직 소개가 없어요.',
+    title: '내 프로필', loading: '불러오는 중…', bioEmpty: '아직 소개가 없어요.', visits: '내 프로필 방문 {total} · 오늘 {today}',
     restricted: '신고가 쌓여 {until}까지 카드와 댓글을 쓸 수 없어요. 읽기는 그대로 돼요.',
     edit: '프로필 고치기', nickname: '닉네임', nicknameHint: '1–8자. 글자, 숫자, 공백, _ . - 를 쓸 수 있어요.',
     checking: '확인하는 중…', available: '쓸 수 있는 닉네임이에요.', same: '지금 닉네임이에요.',
@@ -37,7 +37,7 @@ const t = strings({
     categorysky: '하늘', categorysea: '바다', categoryforest: '숲', categorypaper: '종이',
   },
   en: {
-    title: 'My profile', loading: 'Loading…', bioEmpty: 'No bio yet.',
+    title: 'My profile', loading: 'Loading…', bioEmpty: 'No bio yet.', visits: 'Profile visits: {total} · {today} today',
     restricted: 'Because of reports you cannot post cards or comments until {until}. Reading still works.',
     edit: 'Edit profile', nickname: 'Nickname', nicknameHint: '1–8 characters: letters, digits, spaces and _ . -',
     checking: 'Checking…', available: 'That nickname is available.', same: 'That is your nickname now.',
@@ -83,6 +83,8 @@ export function render(main) {
   const nicknameShown = h('p', { class: 'me-nickname', test: 'me-nickname' });
   const bioShown = h('p', { class: 'me-bio', test: 'me-bio' });
   const restricted = h('p', { class: 'me-restricted', role: 'status', hidden: true });
+  // Visits are a profile's (`Profile.visitCount`), not `Me`'s: read from my profile as others see it.
+  const visits = h('p', { class: 'muted', test: 'my-visits', hidden: true });
   const status = h('div', { 'aria-live': 'polite' }, h('p', { class: 'muted' }, t('loading')));
 
   // The edit form.
@@ -130,6 +132,7 @@ export function render(main) {
     status,
     h('header', { class: 'me-header', test: 'me' }, picture, h('div', { class: 'me-about' }, nicknameShown, bioShown)),
     restricted,
+    visits,
     h('p', {}, h('a', { href: href('/account'), class: 'me-settings', test: 'account-link' }, t('settings'))),
     form,
     h('section', { class: 'stack me-blocks-section', 'aria-labelledby': 'me-blocks-title' },
@@ -356,6 +359,11 @@ export function render(main) {
     status.replaceChildren();
     showMe(next);
     const id = encodeURIComponent(next.id);
+    api('GET', '/users/' + id).then((profile) => {
+      if (gone) return;
+      visits.textContent = t('visits', { total: profile.visitCount, today: profile.visitsToday });
+      visits.hidden = false;
+    }).catch(() => {}); // The counts are extra: without them the screen is whole.
     tabs = listTabs('me', [
       { name: 'cards', label: t('cards'), count: next.cardCount, countTest: 'my-card-count',
         make: () => cardList(pager('/users/' + id + '/cards'), {

@@ -10,7 +10,7 @@ import { href, navigate } from './router.js';
 
 const t = strings({
   ko: {
-    title: '프로필', loading: '불러오는 중…', followsYou: '나를 팔로우해요',
+    title: '프로필', loading: '불러오는 중…', followsYou: '나를 팔로우해요', visits: '방문 {total} · 오늘 {today}',
     follow: '팔로우', unfollow: '팔로우 취소', block: '차단', unblock: '차단 풀기',
     confirmBlock: '{nickname}님을 차단할까요? 서로의 카드와 알림이 더는 보이지 않고, 서로의 팔로우도 끊어져요.',
     blockedNote: '내가 차단한 사람이에요. 이 사람의 카드와 알림이 보이지 않아요.',
@@ -24,7 +24,7 @@ const t = strings({
     bioEmpty: '소개가 없어요.', open: '{nickname}님의 프로필',
   },
   en: {
-    title: 'Profile', loading: 'Loading…', followsYou: 'Follows you',
+    title: 'Profile', loading: 'Loading…', followsYou: 'Follows you', visits: '{total} visits · {today} today',
     follow: 'Follow', unfollow: 'Unfollow', block: 'Block', unblock: 'Unblock',
     confirmBlock: 'Block {nickname}? You will no longer see each other’s cards or notifications, and follows both ways end.',
     blockedNote: 'You blocked this person: their cards and notifications are hidden from you.',
@@ -164,6 +164,7 @@ export function render(main, params) {
   const followsYou = h('span', { class: 'badge profile-follows-you', test: 'follows-you', hidden: true }, t('followsYou'));
   const bio = h('p', { class: 'profile-bio', test: 'profile-bio' });
   const blockedNote = h('p', { class: 'profile-blocked muted', test: 'blocked-note', hidden: true }, t('blockedNote'));
+  const visits = h('p', { class: 'muted profile-visits', test: 'profile-visits' });
   const followButton = h('button', { type: 'button', class: 'primary', test: 'follow' }, t('follow'));
   const blockButton = h('button', { type: 'button', class: 'danger', test: 'block' }, t('block'));
   const actions = h('div', { class: 'row profile-actions', hidden: true }, followButton, blockButton);
@@ -172,7 +173,7 @@ export function render(main, params) {
   const header = h('header', { class: 'profile-header', test: 'profile' },
     title,
     picture,
-    h('div', { class: 'profile-about' }, followsYou, bio, blockedNote));
+    h('div', { class: 'profile-about' }, followsYou, bio, visits, blockedNote));
   const lists = h('div', {});
 
   function makeTabs(next) {
@@ -197,6 +198,7 @@ export function render(main, params) {
     bio.textContent = next.bio || t('bioEmpty');
     bio.classList.toggle('muted', !next.bio);
     blockedNote.hidden = !next.isBlocked;
+    visits.textContent = t('visits', { total: next.visitCount ?? 0, today: next.visitsToday ?? 0 });
     followButton.textContent = t(next.isFollowing ? 'unfollow' : 'follow');
     followButton.className = next.isFollowing ? 'ghost' : 'primary';
     followButton.dataset.following = String(next.isFollowing);
