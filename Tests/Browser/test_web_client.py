@@ -2213,3 +2213,20 @@ def test_view_counts_and_profile_visits(browsers):
 
         shows_one(card_views, "the card does not show its one view")
         shows_one(my_visits, "my profile does not show its one visit")
+
+
+def test_my_comment_cards(browsers):
+    browser = browsers("answerer")
+    with step("post a card and answer it"):
+        start(browser)
+        card_id = post(browser, unique("답을 달 카드"))
+        open_card(browser, feed_card(browser, card_id))
+        text = unique("내가 단 댓글 카드")
+        comment(browser, text)
+        answer = wait_comment(browser, text)
+        answer_id = answer.get_attribute("data-card-id")
+    with step("Me → my comment cards lists the answer"):
+        browser.click(browser.labelled(ME_LABELS))
+        browser.click(browser.labelled(("내 댓글 카드", "My comment cards")))
+        browser.until(lambda _: answer_id in card_ids(browser, "my-comment-cards"),
+                      lambda: f"the answer {answer_id} is not in {hook('my-comment-cards')}: {card_ids(browser, 'my-comment-cards')}")

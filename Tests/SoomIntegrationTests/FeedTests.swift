@@ -80,6 +80,30 @@ struct FeedTests {
         }
     }
 
+    @Test("my comment cards: only the caller's live ones, at any depth, newest first, paged without a gap")
+    func myCommentCards() async throws {
+        try await withTestApp { client, database in
+            let tokens = try await database.makeAccounts(2)
+            let theirs = try await client.postCard(tokens[1], "남의 카드")
+            let mine = try await client.postCard(tokens[0], "내 카드")
+            var answers: [String] = []
+            for index in 0..<5 { answers.append(try await client.postCard(tokens[0], "답 \(index)", parent: theirs.id).id) }
+            let deeper = try await client.postCard(tokens[0], "답의 답", parent: answers[0]).id
+            _ = try await client.postCard(tokens[1], "남의 답", parent: mine.id)
+            let story = try await client.postCard(tokens[0], "사라질 답", parent: theirs.id, extra: ["story": true]).id
+            try await database.execute("UPDATE cards SET expires_at = now() - interval '1 second' WHERE id = \(UUID(uuidString: story)!)")
+            let listed = try await client.allPages("/v1/me/comments", token: tokens[0], limit: 2)
+            #expect(listed.map(\.id) == ([deeper] + answers.reversed()))
+            #expect(listed.allSatisfy { ($0["parentId"] as? String) != nil && $0["isMine"] as? Bool == true })
+            // The parent gone, the answers stay listed, shown with parentDeleted.
+            #expect(try await client.send(.delete, "/v1/cards/\(theirs.id)", token: tokens[1]).status == .noContent)
+            let after = try await client.allPages("/v1/me/comments", token: tokens[0])
+            #expect(after.count == 6 && after.filter { $0["parentDeleted"] as? Bool == true }.count == 5)
+            #expect(try await client.allPages("/v1/me/comments", token: tokens[1]).count == 1)
+            #expect(try await client.send(.get, "/v1/me/comments").status == .unauthorized)
+        }
+    }
+
     @Test("popular: score 5 × likes + 3 × comment cards over seven days, ties newest first")
     func popular() async throws {
         try await withTestApp { client, database in

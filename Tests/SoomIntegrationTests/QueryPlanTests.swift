@@ -134,6 +134,7 @@ struct GrowingQueryPlanTests {
         ("following, inbox alone", FollowingStatements.Inbox.sql, "following_inbox_pkey"),
         ("following, positions, inbox", FollowingStatements.Page.positionsSQL, "following_inbox_pkey"),
         ("an author's cards, positions", AuthorFeed.Positions.sql, "cards_author_feed_idx"),
+        ("my comment cards", CommentsByFeed.Page.sql, "cards_author_comments_idx"),
         ("card detail", CardStatements.Detail.sql, "cards_pkey"),
         ("kept cards by ID", CardStatements.Shared.sql, "cards_pkey"),
         ("a viewer's marks on a page", CardStatements.ViewerMarks.sql, "likes_pkey"),

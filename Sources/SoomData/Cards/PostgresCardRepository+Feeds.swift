@@ -12,6 +12,7 @@ extension PostgresCardRepository {
         case .author(let author): AuthorFeed(database: self.database, author: author)
         case .popular: PopularFeed(database: self.database)
         case .comments(let parent): CommentsFeed(database: self.database, parent: parent)
+        case .commentsBy(let author): CommentsByFeed(database: self.database, author: author)
         case .nearby(let location, let radius): NearbyFeed(database: self.database, location: location, radius: radius)
         }
     }

@@ -13,6 +13,8 @@ public enum Feed: Sendable, Equatable {
     case author(UUID)
     /// A card's comment cards, newest first.
     case comments(parent: UUID)
+    /// The comment cards an account wrote, newest first (`GET /v1/me/comments`: the caller's own).
+    case commentsBy(UUID)
     /// Live cards carrying the tag (top-level and comment cards), newest first.
     case tag(Tag)
     /// Top-level cards of the accounts the viewer follows, newest first.
@@ -30,6 +32,7 @@ public enum Feed: Sendable, Equatable {
         case .nearby(let location, let radius): "nearby:\(GeoCell(containing: location).key):\(radius.rawValue)"
         case .author(let id): "author:\(id.uuidString.lowercased())"
         case .comments(let parent): "comments:\(parent.uuidString.lowercased())"
+        case .commentsBy(let author): "comments-by:\(author.uuidString.lowercased())"
         case .tag(let tag): "tag:\(tag.key)"
         case .following: "following"
         }

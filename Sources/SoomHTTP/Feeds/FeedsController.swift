@@ -1,7 +1,8 @@
 import Hummingbird
 import SoomDomain
 
-/// The routes of the contract's *Feeds* section (but the tag feed), plus a card's comment cards.
+/// The routes of the contract's *Feeds* section (but the tag feed), plus a card's comment cards
+/// and the caller's own.
 struct FeedsController {
     let cards: CardEnvironment
 
@@ -27,6 +28,9 @@ struct FeedsController {
         }
         routes.on("/cards/{id}/comments", method: .get) { request, context in
             try await self.read(.comments(parent: try context.pathID()), request, context)
+        }
+        routes.on("/me/comments", method: .get) { request, context in
+            try await self.read(.commentsBy(context.caller.account.id), request, context)
         }
     }
 

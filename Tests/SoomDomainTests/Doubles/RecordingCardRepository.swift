@@ -81,7 +81,7 @@ final class RecordingCardRepository: CardRepository {
         case .following: PositionsSource(repository: self, feed: feed, positionsAreShared: false)
         case .latest, .tag, .author, .popular: PositionsSource(repository: self, feed: feed, positionsAreShared: true)
         case .nearby(let location, let radius): NearbySource(repository: self, feed: feed, location: location, radius: radius)
-        case .comments: PlainSource(repository: self, feed: feed)
+        case .comments, .commentsBy: PlainSource(repository: self, feed: feed)
         }
     }
 
