@@ -2225,6 +2225,15 @@ def test_my_comment_cards(browsers):
         comment(browser, text)
         answer = wait_comment(browser, text)
         answer_id = answer.get_attribute("data-card-id")
+        browser.visible("commented-by-me", detail_card(browser, card_id))
+    with step("after a reload the feed marks the card as answered by me, and only that card"):
+        browser.driver.refresh()
+        browser.click("nav-home", timeout=START_TIMEOUT)
+        browser.visible("feed", timeout=START_TIMEOUT)
+        browser.visible("commented-by-me", feed_card(browser, card_id))
+        other = post(browser, unique("답하지 않은 카드"))
+        assert not any(e.is_displayed() for e in browser.find_all("commented-by-me", feed_card(browser, other))), \
+            "a card I did not answer is marked as answered"
     with step("Me → my comment cards lists the answer"):
         browser.click(browser.labelled(ME_LABELS))
         browser.click(browser.labelled(("내 댓글 카드", "My comment cards")))

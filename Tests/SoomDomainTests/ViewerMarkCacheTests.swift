@@ -56,6 +56,26 @@ struct ViewerMarkCacheTests {
         #expect(cache.count == 0 && cache.marks(of: Self.viewer, on: Self.page([a]), at: Self.start) == .unknown)
     }
 
+    @Test("a book answers commentedByMe too: on the page's cards only, and a story answer only until its end")
+    func answered() {
+        let cache = Self.listening()
+        let (a, b, c) = (FeedPageCacheTests.card(), FeedPageCacheTests.card(), FeedPageCacheTests.card())
+        let storyEnd = Self.start.addingTimeInterval(30)
+        cache.store(
+            ViewerMarks(liked: [:], commented: [a.id: .distantFuture, b.id: storyEnd, UUID(): .distantFuture], blocked: false, guarded: false),
+            of: Self.viewer, readAt: Self.start, seenAt: Self.start, ticket: cache.ticket())
+        let page = Self.page([a, b, c])
+        guard case .marks(let marks) = cache.marks(of: Self.viewer, on: page, at: Self.start) else {
+            Issue.record("no marks from the book")
+            return
+        }
+        #expect(marks.commented == [a.id: .distantFuture, b.id: storyEnd])
+        let seen = page.seen(by: Self.viewer, marks: marks, at: Self.start).cards.map(\.commentedByMe)
+        #expect(seen == [true, true, false])
+        let later = page.seen(by: Self.viewer, marks: marks, at: storyEnd).cards.map(\.commentedByMe)
+        #expect(later == [true, false, false])
+    }
+
     @Test("a liked card shows the count read with the book on a page read before it, the page's own on a page read after")
     func likeCounts() {
         let cache = Self.listening()

@@ -80,7 +80,7 @@ struct JSONWriterTests {
         #expect(
             Set(first.keys) == [
                 "id", "content", "font", "background", "tags", "author", "parentId", "parentDeleted", "createdAt", "expiresAt", "likeCount",
-                "commentCount", "viewCount", "likedByMe", "isMine", "distanceMeters",
+                "commentCount", "viewCount", "likedByMe", "commentedByMe", "isMine", "distanceMeters",
             ])
         #expect(first["id"] as? String == card.id.uuidString.lowercased())
         #expect(first["content"] as? String == card.content)

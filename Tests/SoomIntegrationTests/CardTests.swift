@@ -23,7 +23,7 @@ struct CardTests {
             #expect(
                 Set(card.keys) == [
                     "id", "content", "font", "background", "tags", "author", "parentId", "parentDeleted", "createdAt",
-                    "expiresAt", "likeCount", "commentCount", "viewCount", "likedByMe", "isMine", "distanceMeters",
+                    "expiresAt", "likeCount", "commentCount", "viewCount", "likedByMe", "commentedByMe", "isMine", "distanceMeters",
                 ])
             #expect(card["content"] as? String == "  첫 카드\n둘째 줄 ")
             #expect(card["font"] as? String == "serif")

@@ -103,11 +103,38 @@ enum CardRow {
             OFFSET 0)) AS parent_deleted,
         c.created_at, c.expires_at, c.like_count, c.comment_count, c.view_count,
         l.account_id IS NOT NULL AS liked_by_me,
+        \(Self.commented(by: viewer)) AS commented_by_me,
         c.author_id = \(viewer) AS is_mine,
         a.id, a.nickname, a.profile_image_kind, a.profile_image_ref,
         \(distance ?? "NULL::float8") AS distance,
         \(Self.micros) AS micros
         """
+    }
+
+    /// Whether `viewer` answered the card `c` with a live comment card: one probe of
+    /// `cards_commenter_idx` (`OFFSET 0`, as for `parent_deleted`).
+    static func commented(by viewer: String) -> String {
+        """
+        EXISTS (SELECT 1 FROM cards m WHERE m.parent_id = c.id AND m.author_id = \(viewer) AND \(Self.live(as: "m")) OFFSET 0)
+        """
+    }
+
+    /// The answered card's end as `ViewerMarks.commented` reads it: over the live comment cards `m`
+    /// of one parent, the end of the latest story in microseconds, or `Int64.max` when one answer
+    /// is not a story; NULL when there is none.
+    static let commentedUntil = "max(\(Self.until(as: "m")))"
+
+    /// The end of the card under `alias` in microseconds, `Int64.max` when it is not a story (as `commentedUntil`).
+    static func until(as alias: String) -> String {
+        "COALESCE((extract(epoch FROM \(alias).expires_at) * 1000000)::int8, 9223372036854775807)"
+    }
+
+    /// Parents and microseconds (`commentedUntil`, or `until` of each answer) as
+    /// `ViewerMarks.commented`: a parent answered more than once keeps its latest end.
+    static func commented(_ parents: [UUID], until micros: [Int64]) -> [UUID: Date] {
+        Dictionary(zip(parents, micros), uniquingKeysWith: max).mapValues {
+            $0 == .max ? Date.distantFuture : Date(timeIntervalSince1970: Double($0) / 1_000_000)
+        }
     }
 
     /// The card `c`'s keyset position's microseconds since the epoch (`FeedPosition.createdAtMicros`).
@@ -146,6 +173,7 @@ enum CardRow {
         let commentCount = try cells.next(Int.self)
         let viewCount = try cells.next(Int.self)
         let likedByMe = try cells.next(Bool.self)
+        let commentedByMe = try cells.next(Bool.self)
         let isMine = try cells.next(Bool.self)
         let authorID = try cells.next(UUID.self)
         let nickname = try cells.next(String.self)
@@ -169,6 +197,7 @@ enum CardRow {
             commentCount: commentCount,
             viewCount: viewCount,
             likedByMe: likedByMe,
+            commentedByMe: commentedByMe,
             isMine: isMine,
             distanceMeters: distance
         )

@@ -75,7 +75,14 @@ extension CardStatements {
                     SELECT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = \(viewer))
                            OR EXISTS (SELECT 1 FROM blocks b WHERE b.blocked_id = \(viewer)) AS blocks,
                            EXISTS (SELECT 1 FROM reports r WHERE r.reporter_id = \(viewer)) AS reports)
+                , answered AS (
+                    SELECT p.id AS parent_id, a.until FROM unnest(\(cards)::uuid[]) AS p(id)
+                    CROSS JOIN LATERAL (
+                        SELECT \(CardRow.commentedUntil) AS until FROM cards m
+                        WHERE m.parent_id = p.id AND m.author_id = \(viewer) AND \(CardRow.live(as: "m"))) a
+                    WHERE a.until IS NOT NULL)
                 SELECT COALESCE(array_agg(l.card_id), '{}'), COALESCE(array_agg(c.like_count), '{}'),
+                       COALESCE((SELECT array_agg(parent_id) FROM answered), '{}'), COALESCE((SELECT array_agg(until) FROM answered), '{}'),
                        CASE WHEN (SELECT blocks FROM viewer)
                             THEN EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = \(viewer) AND b.blocked_id = ANY(\(authors)::uuid[]))
                                                                    OR (b.blocked_id = \(viewer) AND b.blocker_id = ANY(\(authors)::uuid[])))
@@ -103,9 +110,11 @@ extension CardStatements {
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
-            let (cards, counts, blocked, guarded) = try RowCells.decode(row, [UUID].self, [Int].self, Bool.self, Bool.self)
+            let (cards, counts, parents, until, blocked, guarded) = try RowCells.decode(
+                row, [UUID].self, [Int].self, [UUID].self, [Int64].self, Bool.self, Bool.self)
             return SoomDomain.ViewerMarks(
-                liked: Dictionary(zip(cards, counts), uniquingKeysWith: { first, _ in first }), blocked: blocked, guarded: guarded)
+                liked: Dictionary(zip(cards, counts), uniquingKeysWith: { first, _ in first }),
+                commented: CardRow.commented(parents, until: until), blocked: blocked, guarded: guarded)
         }
     }
 
@@ -125,11 +134,17 @@ extension CardStatements {
                            OR EXISTS (SELECT 1 FROM reports r WHERE r.reporter_id = \(viewer)) AS guarded),
                 liked AS (
                     SELECT l.card_id, c.like_count FROM likes l JOIN cards c ON c.id = l.card_id
-                    WHERE l.account_id = \(viewer) AND NOT (SELECT guarded FROM viewer) LIMIT \(limit))
-                SELECT COALESCE(array_agg(card_id), '{}'), COALESCE(array_agg(like_count), '{}'), (SELECT guarded FROM viewer) FROM liked
+                    WHERE l.account_id = \(viewer) AND NOT (SELECT guarded FROM viewer) LIMIT \(limit)),
+                answered AS (
+                    SELECT m.parent_id, \(CardRow.until(as: "m")) AS until FROM cards m
+                    WHERE m.author_id = \(viewer) AND m.parent_id IS NOT NULL AND \(CardRow.live(as: "m")) AND NOT (SELECT guarded FROM viewer)
+                    LIMIT \(limit))
+                SELECT COALESCE(array_agg(card_id), '{}'), COALESCE(array_agg(like_count), '{}'), (SELECT guarded FROM viewer),
+                       COALESCE((SELECT array_agg(parent_id) FROM answered), '{}'), COALESCE((SELECT array_agg(until) FROM answered), '{}')
+                FROM liked
                 """
         }()
-        typealias Row = (liked: [UUID: Int], count: Int, guarded: Bool)
+        typealias Row = (liked: [UUID: Int], count: Int, guarded: Bool, commented: [UUID: Date])
 
         let viewer: UUID
         let limit: Int
@@ -142,8 +157,9 @@ extension CardStatements {
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
-            let (cards, counts, guarded) = try RowCells.decode(row, [UUID].self, [Int].self, Bool.self)
-            return (Dictionary(zip(cards, counts), uniquingKeysWith: { first, _ in first }), cards.count, guarded)
+            let (cards, counts, guarded, parents, until) = try RowCells.decode(row, [UUID].self, [Int].self, Bool.self, [UUID].self, [Int64].self)
+            let commented = CardRow.commented(parents, until: until)
+            return (Dictionary(zip(cards, counts), uniquingKeysWith: { first, _ in first }), max(cards.count, parents.count), guarded, commented)
         }
     }
 }

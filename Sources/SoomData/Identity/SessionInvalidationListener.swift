@@ -13,7 +13,8 @@ import Synchronization
 ///
 /// The caches are used only while this listener is known to hear every change:
 /// - `resume()` once `LISTEN` is in place and the triggers of migrations 0009 (six, sessions and
-///   accounts), 0014 (twelve, marks) and 0015 (four, follows) exist and are enabled;
+///   accounts), 0014 (twelve, marks), 0015 (four, follows) and 0023 (four, comment cards' authors)
+///   exist and are enabled;
 /// - `suspend()` (which empties them) as soon as the connection fails, a heartbeat is not heard
 ///   back within `heartbeatTimeout`, or the service stops; then it reconnects, waiting
 ///   1, 2, 4 … up to 30 seconds between attempts, and resumes.
@@ -83,6 +84,8 @@ public struct SessionInvalidationListener: Service {
         ("blocks", "blocks_marked"), ("blocks", "blocks_unmarked"), ("blocks", "blocks_remarked"), ("blocks", "blocks_marks_truncated"),
         ("reports", "reports_marked"), ("reports", "reports_unmarked"), ("reports", "reports_remarked"), ("reports", "reports_marks_truncated"),
         ("follows", "follows_marked"), ("follows", "follows_unmarked"), ("follows", "follows_remarked"), ("follows", "follows_marks_truncated"),
+        ("cards", "cards_commenter_marked"), ("cards", "cards_commenter_unmarked"), ("cards", "cards_commenter_remarked"),
+        ("cards", "cards_commenter_truncated"),
     ]
 
     /// The heartbeats sent and not yet heard back.

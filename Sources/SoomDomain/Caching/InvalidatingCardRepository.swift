@@ -4,10 +4,13 @@ import Foundation
 /// what the caches keep once the write it forwards has committed, so that no use case can forget
 /// it. `CardEnvironment` wraps every repository it is given in one.
 ///
-/// - A post: the first pages of every feed, the chunks of its cell, the card it answers (`FeedPageCache.invalidatePost`).
+/// - A post: the first pages of every feed, the chunks of its cell, the card it answers
+///   (`FeedPageCache.invalidatePost`); a comment card also its author's book (`commentedByMe`).
 /// - A like or unlike: the card (its count), and the liker's book of likes.
 /// - A deletion, a report that hid a card, or a sweep of expired stories (their parents' comment
-///   counts change): everything kept (`invalidateAll`); a report also the reporter's book.
+///   counts change): everything kept (`invalidateAll`); a report also the reporter's book, a
+///   deletion the deleter's (their answer may be gone). Other authors' books follow through the
+///   database's notifications (migration 0023).
 struct InvalidatingCardRepository: CardRepository {
     let base: any CardRepository
     let feedPages: FeedPageCache
@@ -17,13 +20,17 @@ struct InvalidatingCardRepository: CardRepository {
         let outcome = try await self.base.create(card, idempotency: idempotency)
         if case .created = outcome {
             self.feedPages.invalidatePost(in: card.parentID == nil ? card.draft.location?.key : nil, replyingTo: card.parentID)
+            if card.parentID != nil { self.viewerMarks.invalidate(viewer: card.author.id) }
         }
         return outcome
     }
 
     func delete(cardID: UUID, by accountID: UUID) async throws -> DeleteCardOutcome {
         let outcome = try await self.base.delete(cardID: cardID, by: accountID)
-        if outcome == .deleted { self.feedPages.invalidateAll() }
+        if outcome == .deleted {
+            self.feedPages.invalidateAll()
+            self.viewerMarks.invalidate(viewer: accountID)
+        }
         return outcome
     }
 

@@ -1,18 +1,19 @@
 import Foundation
 
-/// Each viewer's book of likes: every card they liked, with its like count as read, so that a page
+/// Each viewer's book of likes and answers: every card they liked, with its like count as read,
+/// and every card they answered with a live comment card (until when), so that a page
 /// made from kept cards or chunks (`ReadFeed`) is completed without a database read — for any
 /// card, a new one included, not only for cards shown to the viewer before.
 ///
 /// The contract: a viewer's marks are never served older than a change to them, beyond a
 /// notification's delay (milliseconds) on another instance, as `SessionCache`'s sessions:
-/// - A book holds all of a viewer's likes, or none: a viewer with more than `likesPerViewer` likes
-///   has their marks read for every page (`CardRepository.viewerMarks`), and so has a viewer with
+/// - A book holds all of a viewer's likes and answered cards, or none: a viewer with more than
+///   `likesPerViewer` of either has their marks read for every page (`CardRepository.viewerMarks`), and so has a viewer with
 ///   any block either way or report at all, whose pages may have to be read exactly. That a viewer
 ///   is such a *guarded* one is kept, so that their pages skip the book's read.
 /// - Every change to a viewer's marks (a like or unlike, a block either way made or undone, a
-///   report made or purged) notifies `channel` with the account's id from the database (triggers
-///   of migration 0014), and the instance's listener calls `invalidate(viewer:)`; the instance
+///   report made or purged, a comment card of theirs posted, deleted, hidden or shown) notifies
+///   `channel` with the account's id from the database (triggers of migrations 0014 and 0023), and the instance's listener calls `invalidate(viewer:)`; the instance
 ///   that made the change calls it itself before answering. `*` (a bulk change, a `TRUNCATE`)
 ///   calls `invalidateAll()`.
 /// - It works only while that listener is connected (`resume()`/`suspend()`), and a read that
@@ -45,6 +46,8 @@ public final class ViewerMarkCache: Sendable {
         /// Every card the viewer liked, with its like count as read; nil for a guarded viewer (a
         /// block or a report, or more likes than a book holds).
         let liked: [UUID: Int]?
+        /// Every card the viewer answered with a live comment card, until when (empty when guarded).
+        let commented: [UUID: Date]
         /// When the book's read had ended.
         let seenAt: Date
     }
@@ -84,18 +87,20 @@ public final class ViewerMarkCache: Sendable {
     public func marks(of viewer: UUID, on page: FeedPage, at now: Date) -> Lookup {
         guard let book = self.books.value(viewer, at: now) else { return .unknown }
         guard let liked = book.liked else { return .guarded }
-        return Self.marks(on: page, from: liked, bookSeenAt: book.seenAt).map(Lookup.marks) ?? .unknown
+        return Self.marks(on: page, from: liked, commented: book.commented, bookSeenAt: book.seenAt).map(Lookup.marks) ?? .unknown
     }
 
     /// The marks on `page` of a viewer with the book `liked` (read until `bookSeenAt`), as the
     /// type's description says; nil when the page does not say when it was read.
-    public static func marks(on page: FeedPage, from liked: [UUID: Int], bookSeenAt: Date) -> ViewerMarks? {
+    public static func marks(on page: FeedPage, from liked: [UUID: Int], commented: [UUID: Date], bookSeenAt: Date) -> ViewerMarks? {
         guard let pageReadAt = page.readAt else { return nil }
         var marks: [UUID: Int] = [:]
+        var answered: [UUID: Date] = [:]
         for card in page.cards {
             if let count = liked[card.id] { marks[card.id] = pageReadAt > bookSeenAt ? card.likeCount : count }
+            if let until = commented[card.id] { answered[card.id] = until }
         }
-        return ViewerMarks(liked: marks, blocked: false, guarded: false)
+        return ViewerMarks(liked: marks, commented: answered, blocked: false, guarded: false)
     }
 
     /// Taken before reading a viewer's book from the database, for `store`.
@@ -105,13 +110,14 @@ public final class ViewerMarkCache: Sendable {
     /// `readAt` until `seenAt`, unless the viewer was invalidated since `ticket` was taken or the
     /// listener is not connected. A guarded book, or nil, is kept as a guarded viewer.
     public func store(_ book: ViewerMarks?, of viewer: UUID, readAt: Date, seenAt: Date, ticket: Ticket) {
-        let kept = Book(viewer: viewer, liked: book.flatMap { $0.guarded ? nil : $0.liked }, seenAt: seenAt)
-        self.books.store(kept, for: viewer, readAt: readAt, cost: Self.cost(of: kept.liked?.count ?? 0), ticket: ticket)
+        let open = book.flatMap { $0.guarded ? nil : $0 }
+        let kept = Book(viewer: viewer, liked: open?.liked, commented: open?.commented ?? [:], seenAt: seenAt)
+        self.books.store(kept, for: viewer, readAt: readAt, cost: Self.cost(of: (kept.liked?.count ?? 0) + kept.commented.count), ticket: ticket)
     }
 
-    /// Estimated bytes of a book of `likes` likes: a dictionary entry (key and count) with the
-    /// table's slack, and the book itself.
-    static func cost(of likes: Int) -> Int { 64 + likes * 48 }
+    /// Estimated bytes of a book of `marks` likes and answered cards: a dictionary entry (key and
+    /// count or time) with the table's slack, and the book itself.
+    static func cost(of marks: Int) -> Int { 64 + marks * 48 }
 
     /// Forgets `viewer`'s book: they liked, unliked, blocked, were blocked or reported.
     public func invalidate(viewer: UUID) {

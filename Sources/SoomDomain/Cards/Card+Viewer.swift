@@ -2,11 +2,12 @@ import Foundation
 
 extension Card {
     /// The card with the viewer's flags set (and, when given, a newer like count).
-    public func seen(by viewer: UUID, liked: Bool, likeCount: Int? = nil) -> Card {
+    public func seen(by viewer: UUID, liked: Bool, likeCount: Int? = nil, commented: Bool = false) -> Card {
         Card(
             id: self.id, content: self.content, font: self.font, background: self.background, tags: self.tags, author: self.author,
             parentID: self.parentID, parentDeleted: self.parentDeleted, createdAt: self.createdAt, expiresAt: self.expiresAt,
             likeCount: likeCount ?? self.likeCount, commentCount: self.commentCount, viewCount: self.viewCount, likedByMe: liked,
+            commentedByMe: commented,
             isMine: self.author.id == viewer,
             distanceMeters: self.distanceMeters)
     }
@@ -16,7 +17,8 @@ extension Card {
         Card(
             id: self.id, content: self.content, font: self.font, background: self.background, tags: self.tags, author: self.author,
             parentID: self.parentID, parentDeleted: self.parentDeleted, createdAt: self.createdAt, expiresAt: self.expiresAt,
-            likeCount: self.likeCount, commentCount: self.commentCount, viewCount: self.viewCount, likedByMe: self.likedByMe, isMine: self.isMine,
+            likeCount: self.likeCount, commentCount: self.commentCount, viewCount: self.viewCount, likedByMe: self.likedByMe,
+            commentedByMe: self.commentedByMe, isMine: self.isMine,
             distanceMeters: self.distanceMeters.map { Double(DistanceBand.metres($0)) })
     }
 
@@ -25,7 +27,8 @@ extension Card {
         Card(
             id: self.id, content: self.content, font: self.font, background: self.background, tags: self.tags, author: self.author,
             parentID: self.parentID, parentDeleted: self.parentDeleted, createdAt: self.createdAt, expiresAt: self.expiresAt,
-            likeCount: self.likeCount, commentCount: self.commentCount, viewCount: self.viewCount, likedByMe: self.likedByMe, isMine: self.isMine,
+            likeCount: self.likeCount, commentCount: self.commentCount, viewCount: self.viewCount, likedByMe: self.likedByMe,
+            commentedByMe: self.commentedByMe, isMine: self.isMine,
             distanceMeters: metres)
     }
 }

@@ -19,13 +19,16 @@ public struct Card: Sendable, Equatable {
     /// Distinct accounts other than the author that opened the card (may lag a few seconds: `ViewLog`).
     public let viewCount: Int
     public let likedByMe: Bool
+    /// The viewer wrote a live comment card on this card.
+    public let commentedByMe: Bool
     public let isMine: Bool
     /// Filled only by the nearby feed.
     public let distanceMeters: Double?
 
     public init(
         id: UUID, content: String, font: CardFont, background: ImageReference, tags: [String], author: UserSummary, parentID: UUID?,
-        parentDeleted: Bool, createdAt: Date, expiresAt: Date?, likeCount: Int, commentCount: Int, viewCount: Int = 0, likedByMe: Bool, isMine: Bool,
+        parentDeleted: Bool, createdAt: Date, expiresAt: Date?, likeCount: Int, commentCount: Int, viewCount: Int = 0, likedByMe: Bool,
+        commentedByMe: Bool = false, isMine: Bool,
         distanceMeters: Double?
     ) {
         self.id = id
@@ -42,6 +45,7 @@ public struct Card: Sendable, Equatable {
         self.commentCount = commentCount
         self.viewCount = viewCount
         self.likedByMe = likedByMe
+        self.commentedByMe = commentedByMe
         self.isMine = isMine
         self.distanceMeters = distanceMeters
     }

@@ -34,7 +34,7 @@ extension ReadFeed {
         let cards = kept.prefix(shown.count)
         let memos = cards.compactMap(\.memo)
         let page = FeedPage(cards: cards.map(\.card), next: next, shared: memos.count == cards.count ? .cards(memos) : nil, readAt: readAt)
-        return page.seen(by: viewer, marks: marks)
+        return page.seen(by: viewer, marks: marks, at: self.environment.now())
     }
 
     /// Which cards the page holds, and the card after it: kept positions (`FeedPageCache`), or one
@@ -89,7 +89,7 @@ extension ReadFeed {
         guard let kept = try await self.keptCards([id]).first else { return nil }
         let page = FeedPage(cards: [kept.card], next: nil, readAt: kept.readAt)
         let marks = try await self.marks(of: viewer, on: page)
-        return marks.blocked ? nil : page.seen(by: viewer, marks: marks).cards.first
+        return marks.blocked ? nil : page.seen(by: viewer, marks: marks, at: self.environment.now()).cards.first
     }
 
     /// The live cards among `ids` as everyone sees them, in the order of `ids` (the others left

@@ -124,7 +124,7 @@ extension ReadFeed {
                 readAt: lanes.compactMap(\.readAt).min())
             if shared.cards.isEmpty { return shared }
             let marks = try await self.marks(of: viewer, on: shared)
-            return marks.blocked ? nil : shared.seen(by: viewer, marks: marks)
+            return marks.blocked ? nil : shared.seen(by: viewer, marks: marks, at: self.environment.now())
         }
         return nil
     }

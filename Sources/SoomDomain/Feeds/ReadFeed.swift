@@ -57,7 +57,11 @@ public struct ReadFeed: Sendable {
             let book = try await self.environment.cards.likeBook(of: viewer, limit: cache.likesPerViewer)
             let seenAt = self.environment.now()
             cache.store(book, of: viewer, readAt: now, seenAt: seenAt, ticket: ticket)
-            if let book, !book.guarded, let marks = ViewerMarkCache.marks(on: page, from: book.liked, bookSeenAt: seenAt) { return marks }
+            if let book, !book.guarded,
+                let marks = ViewerMarkCache.marks(on: page, from: book.liked, commented: book.commented, bookSeenAt: seenAt)
+            {
+                return marks
+            }
         case .unknown, .guarded: break
         }
         return try await self.environment.cards.viewerMarks(of: viewer, cards: cards.map(\.id), authors: Array(Set(cards.map(\.author.id))))

@@ -5,6 +5,9 @@ public struct ViewerMarks: Sendable, Equatable {
     /// The page's cards the viewer liked, with their like counts as read with the marks: a reader
     /// who just liked a card through another instance sees their like counted.
     public let liked: [UUID: Int]
+    /// The cards the viewer answered with a live comment card, each with when that stops being so
+    /// (its latest story's end; `Date.distantFuture` when one is not a story).
+    public let commented: [UUID: Date]
     /// The viewer and an author on the page blocked one another, or the viewer reported a card on
     /// it: the page must be read for the viewer.
     public let blocked: Bool
@@ -13,8 +16,9 @@ public struct ViewerMarks: Sendable, Equatable {
     /// ask are guarded.
     public let guarded: Bool
 
-    public init(liked: [UUID: Int], blocked: Bool, guarded: Bool = true) {
+    public init(liked: [UUID: Int], commented: [UUID: Date] = [:], blocked: Bool, guarded: Bool = true) {
         self.liked = liked
+        self.commented = commented
         self.blocked = blocked
         self.guarded = guarded
     }
@@ -24,12 +28,13 @@ public struct ViewerMarks: Sendable, Equatable {
 }
 
 extension FeedPage {
-    /// The shared page as `viewer` sees it, when no author on it is blocked either way.
-    public func seen(by viewer: UUID, marks: ViewerMarks) -> FeedPage {
+    /// The shared page as `viewer` sees it at `now`, when no author on it is blocked either way.
+    public func seen(by viewer: UUID, marks: ViewerMarks, at now: Date) -> FeedPage {
         FeedPage(
             cards: self.cards.map { card in
                 let likeCount = marks.liked[card.id]
-                return card.seen(by: viewer, liked: likeCount != nil, likeCount: likeCount)
+                let commented = marks.commented[card.id].map { $0 > now } ?? false
+                return card.seen(by: viewer, liked: likeCount != nil, likeCount: likeCount, commented: commented)
             },
             next: self.next, shared: self.shared)
     }

@@ -50,6 +50,7 @@ struct CardBody: JSONWritable, Equatable {
     /// The reader's own members, and the closing brace.
     static func writeViewerFlags(_ card: Card, to writer: inout JSONWriter) {
         writer.member("likedByMe", card.likedByMe)
+        writer.member("commentedByMe", card.commentedByMe)
         writer.member("isMine", card.isMine)
         writer.endObject()
     }

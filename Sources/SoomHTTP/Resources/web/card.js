@@ -10,13 +10,13 @@ import { href, navigate } from './router.js';
 
 const t = strings({
   ko: {
-    like: '공감', unlike: '공감 취소', likes: '공감 {count}', comments: '댓글 {count}', views: '조회 {count}', story: '스토리',
+    like: '공감', unlike: '공감 취소', likes: '공감 {count}', comments: '댓글 {count}', views: '조회 {count}', commented: '내가 답함', story: '스토리',
     open: '카드 열기', empty: '아직 카드가 없어요.', loading: '불러오는 중…', distance: '{distance} 거리', deleted: '원래 카드가 삭제되었어요',
     by: '{nickname}의 카드', tagLink: '#{tag} 태그 보기', loadMore: '더 보기', retry: '다시 불러오기',
   },
   en: {
     like: 'Like', unlike: 'Unlike', likes: { one: '{count} like', other: '{count} likes' },
-    comments: { one: '{count} comment', other: '{count} comments' }, views: { one: '{count} view', other: '{count} views' }, story: 'Story',
+    comments: { one: '{count} comment', other: '{count} comments' }, views: { one: '{count} view', other: '{count} views' }, commented: 'You answered', story: 'Story',
     open: 'Open card', empty: 'No cards yet.', loading: 'Loading…', distance: '{distance} away', deleted: 'The original card was deleted',
     by: 'Card by {nickname}', tagLink: 'Cards tagged #{tag}', loadMore: 'Load more', retry: 'Try again',
   },
@@ -130,7 +130,7 @@ export function avatar(user) {
 // id: lists kept alive off screen (feed.js) catch up with it when they are shown again.
 const changes = new Map();
 
-/** Notes a change to a card (`{likedByMe, likeCount}`, `{commentCount}` or `{gone: true}`) and
+/** Notes a change to a card (`{likedByMe, likeCount}`, `{commentCount, commentedByMe}` or `{gone: true}`) and
  * shows it on every copy of the card on screen now. */
 export function noteCardChange(id, change) {
   changes.set(id, { ...changes.get(id), ...change });
@@ -191,6 +191,8 @@ export function cardElement(card, { detail = false } = {}) {
   const commentsLink = h('a', { class: 'comments-link', test: 'comment-count', href: href(`/cards/${encodeURIComponent(card.id)}`) },
     t('comments', { count: card.commentCount }));
   const likes = likeControl(card);
+  // "I answered this": shown when the reader wrote a live comment card on it.
+  const answered = h('span', { class: 'badge commented', test: 'commented-by-me', hidden: !card.commentedByMe }, t('commented'));
   const article = h('article', { class: detail ? 'card card-detail-card' : 'card', test: 'card', dataset: { cardId: card.id }, 'aria-label': t('by', { nickname: author?.nickname ?? '' }) },
     h('header', { class: 'card-meta' },
       h('a', { class: 'author', href: href(`/users/${encodeURIComponent(author.id)}`) }, avatar(author), h('span', {}, author.nickname)),
@@ -201,7 +203,7 @@ export function cardElement(card, { detail = false } = {}) {
     content,
     card.tags?.length ? h('ul', { class: 'tags' }, card.tags.map((tag) =>
       h('li', {}, h('a', { class: 'tag-chip', href: href(`/tags/${encodeURIComponent(tag)}`), 'aria-label': t('tagLink', { tag }) }, `#${tag}`)))) : null,
-    h('footer', { class: 'card-actions' }, likes, commentsLink,
+    h('footer', { class: 'card-actions' }, likes, commentsLink, answered,
       h('span', { class: 'muted view-count', test: 'view-count' }, t('views', { count: card.viewCount ?? 0 }))));
   article.soomSync = () => {
     const change = changes.get(card.id);
@@ -219,6 +221,10 @@ export function cardElement(card, { detail = false } = {}) {
     if (change.commentCount !== undefined) {
       card.commentCount = change.commentCount;
       commentsLink.textContent = t('comments', { count: change.commentCount });
+    }
+    if (change.commentedByMe !== undefined) {
+      card.commentedByMe = change.commentedByMe;
+      answered.hidden = !change.commentedByMe;
     }
   };
   return article;

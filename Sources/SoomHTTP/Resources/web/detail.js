@@ -61,7 +61,8 @@ export function render(main, params) {
     const added = (comment) => {
       comments.prepend(comment);
       card.commentCount = (card.commentCount ?? 0) + 1;
-      noteCardChange(card.id, { commentCount: card.commentCount });
+      card.commentedByMe = true;
+      noteCardChange(card.id, { commentCount: card.commentCount, commentedByMe: true });
     };
     form.addEventListener('submit', async (event) => {
       event.preventDefault();

@@ -14,7 +14,7 @@ import { strings, language, readPreference, writePreference } from './i18n.js';
 import { errorBox } from './errors.js';
 
 /** This web client's version, MAJOR.MINOR.PATCH: raise it with every change to these files. */
-export const CLIENT_VERSION = '1.3.0';
+export const CLIENT_VERSION = '1.4.0';
 const DISMISSED_KEY = 'soom.dismissedNotice';
 
 const t = strings({
