@@ -76,7 +76,7 @@ struct RouteLimitTests {
         }
     }
 
-    @Test("during maintenance a write is 503 maintenance with Retry-After and until, before its limit counts; reads and exempt writes are served")
+    @Test("during maintenance a write is 503 maintenance with Retry-After, until and its limit's headers; reads and exempt writes are served")
     func maintenanceRefusesWrites() async throws {
         let switches = OperatorSwitches()
         var limits = RateLimits()
@@ -85,11 +85,10 @@ struct RouteLimitTests {
         let router = Router(context: AppRequestContext.self)
         router.add(middleware: ErrorMiddleware())
         let routes = APIRoutes<AppRequestContext> { kind, refused in
-            let group = router.group("/v1")
-            if refused { group.add(middleware: MaintenanceMiddleware<AppRequestContext>(switches: switches)) }
-            return group.add(
+            let group = router.group("/v1").add(
                 middleware: RateLimitMiddleware(
                     limiter: limiter, kind: kind, trustForwardedFor: false, sessionFollows: false, peerAddress: \.peerAddress))
+            return refused ? group.add(middleware: MaintenanceMiddleware<AppRequestContext>(switches: switches)) : group
         }
         routes.on("/cards", method: .post) { _, _ in HTTPResponse.Status.created }
         routes.on("/cards", method: .get) { _, _ in HTTPResponse.Status.ok }
@@ -100,13 +99,13 @@ struct RouteLimitTests {
             try await client.execute(uri: "/v1/cards", method: .post) { response in
                 #expect(response.status == .serviceUnavailable)
                 #expect(response.headers[.retryAfter].flatMap(Int.init).map { (1...90).contains($0) } == true)
-                #expect(response.headers[.rateLimitLimit] == nil)
+                #expect(response.headers[.rateLimitLimit] == "5" && response.headers[.rateLimitRemaining] == "4")
                 let error = try Self.error(in: response)
                 #expect(error["code"] == "maintenance" && error["until"] == JSON.timestamp(until))
             }
             try await client.execute(uri: "/v1/cards", method: .get) { response in
-                // The refused write counted nothing.
-                #expect(response.status == .ok && response.headers[.rateLimitRemaining] == "4")
+                // The refused write counted, as every answer but a 429 does.
+                #expect(response.status == .ok && response.headers[.rateLimitRemaining] == "3")
             }
             try await client.execute(uri: "/v1/sessions", method: .post) { response in #expect(response.status == .created) }
             switches.update(OperatorSwitches.Settings(maintenanceUntil: Date().addingTimeInterval(-1)))

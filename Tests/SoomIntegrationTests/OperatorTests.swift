@@ -84,7 +84,7 @@ struct OperatorTests {
                 let shown = try #require(error["until"] as? String)
                 let date = try #require(try? Date(shown, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
                 #expect(abs(date.timeIntervalSince(until)) < 0.01)
-                // Unauthenticated writes too, before anything else is checked.
+                // Unauthenticated writes too, before their body is read.
                 #expect(try await client.send(.post, "/v1/accounts", json: [:]).errorCode == "maintenance")
                 // Reads, signing in and out, and the nickname check keep working.
                 #expect(try await client.send(.get, "/v1/cards/\(card.id)", token: token).status == .ok)

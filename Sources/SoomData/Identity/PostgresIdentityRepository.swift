@@ -247,7 +247,7 @@ public struct PostgresIdentityRepository: IdentityRepository {
                 """, logger: self.database.logger)
             // The cards it opened and the profiles it visited count it no more (its pairs go with
             // the account). Locked above, the account's row holds off any batch of views naming it
-            // (`PostgresViews`) until this commits.
+            // (`PostgresViews` locks its readers first) until this commits.
             try await connection.query(
                 """
                 UPDATE cards c SET view_count = c.view_count - 1
@@ -256,7 +256,7 @@ public struct PostgresIdentityRepository: IdentityRepository {
             try await connection.query(
                 """
                 UPDATE accounts a SET visit_count = a.visit_count - 1,
-                    visits_today = a.visits_today - CASE WHEN p.last_day = a.visits_day THEN 1 ELSE 0 END
+                    visits_today = GREATEST(a.visits_today - CASE WHEN p.last_day = a.visits_day THEN 1 ELSE 0 END, 0)
                 FROM profile_visits p WHERE p.visitor_id = \(accountID) AND p.owner_id = a.id
                 """, logger: self.database.logger)
             // Its following inbox (no foreign key: see migration 0013). Every account it follows is

@@ -5,7 +5,8 @@ import SoomDomain
 /// While an operator has switched maintenance on (`soom admin maintenance on --until`), a `/v1`
 /// write it stands in front of answers `503 maintenance` with `Retry-After` (the seconds left)
 /// and `"until"`, and does nothing. Reads keep working. `APIRoutes` puts it in front of every
-/// write except signing in and out, so that clients can still read.
+/// write's handler (after its rate limit and session) except signing in and out and the nickname
+/// check, so that clients can still read.
 struct MaintenanceMiddleware<Context: RequestContext>: RouterMiddleware {
     let switches: OperatorSwitches
 

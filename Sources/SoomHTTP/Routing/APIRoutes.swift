@@ -4,9 +4,9 @@ import Hummingbird
 /// rate limit it counts against and whether maintenance refuses it: the route knows both, so
 /// nothing parses the path to find them.
 ///
-/// `group(limit, refusedInMaintenance)` makes a route's group: `MaintenanceMiddleware` when the
-/// route is refused during maintenance, the limit's middleware (when limits are on) and the
-/// session's, in front of that route alone.
+/// `group(limit, refusedInMaintenance)` makes a route's group: the limit's middleware (when limits
+/// are on), the session's, and `MaintenanceMiddleware` when the route is refused during
+/// maintenance, in front of that route alone.
 struct APIRoutes<Context: RequestContext> {
     let group: (RateLimits.Kind, Bool) -> RouterGroup<Context>
 

@@ -26,18 +26,24 @@ public func buildRouter(
 
     // Each /v1 route gets its own group: limited per address before its session is looked up,
     // then per account once it is known (see RateLimitMiddleware), against the route's limit.
-    // A write refused during maintenance is refused before anything is counted.
+    // A write refused during maintenance is refused last, just before its handler: counted and
+    // answered with the route's `RateLimit-*` headers, like every answer of a limited route.
     func limited(_ kind: RateLimits.Kind, refusedInMaintenance: Bool, session: AuthenticationMiddleware? = nil) -> RouterGroup<AppRequestContext> {
         let group = router.group("/v1")
+        if let rateLimiter {
+            group.add(
+                middleware: RateLimitMiddleware<AppRequestContext>(
+                    limiter: rateLimiter, kind: kind, trustForwardedFor: trustForwardedFor, sessionFollows: session != nil,
+                    peerAddress: \.peerAddress))
+        }
+        if let session {
+            group.add(middleware: session)
+            if let rateLimiter {
+                group.add(middleware: AccountRateLimitMiddleware<AppRequestContext>(limiter: rateLimiter, kind: kind) { $0.caller?.account.id })
+            }
+        }
         if refusedInMaintenance { group.add(middleware: MaintenanceMiddleware<AppRequestContext>(switches: switches)) }
-        guard let rateLimiter else { return session.map { group.add(middleware: $0) } ?? group }
-        let byAddress = group.add(
-            middleware: RateLimitMiddleware<AppRequestContext>(
-                limiter: rateLimiter, kind: kind, trustForwardedFor: trustForwardedFor, sessionFollows: session != nil,
-                peerAddress: \.peerAddress))
-        guard let session else { return byAddress }
-        return byAddress.add(middleware: session).add(
-            middleware: AccountRateLimitMiddleware<AppRequestContext>(limiter: rateLimiter, kind: kind) { $0.caller?.account.id })
+        return group
     }
     let root = router.group()
     let v1 = APIRoutes { limited($0, refusedInMaintenance: $1) }

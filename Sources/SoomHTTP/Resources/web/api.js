@@ -15,8 +15,10 @@ export class ApiError extends Error {
 let token = null;
 // While the server is known to be under maintenance (a `503 maintenance` came back), writes are
 // refused here without a request: until its end, or for a minute at most, after which the next
-// write asks the server again (an operator may end it early). `status.js` shows the banner.
-let maintenanceUntil = 0;
+// write asks the server again (an operator may end it early). `status.js` shows the banner until
+// the end, or until a write succeeds.
+let maintenanceUntil = 0; // when writes are tried again, ms
+let maintenanceEnd = 0; // when the server said it ends, ms
 // Writes the server serves during maintenance, so that one can still sign in and read.
 const SERVED_IN_MAINTENANCE = new Set(['POST /auth/challenges', 'POST /sessions', 'DELETE /sessions/current', 'POST /nicknames/validation']);
 
@@ -82,7 +84,7 @@ export async function api(method, path, { body, auth = true, headers = {} } = {}
     }
   };
   if (isPausedWrite(method, path)) {
-    throw new ApiError(503, 'maintenance', '', { until: new Date(maintenanceUntil).toISOString() });
+    throw new ApiError(503, 'maintenance', '', { until: new Date(maintenanceEnd).toISOString() });
   }
   // A renewal under way: wait for its token rather than sending one known to be expired.
   if (auth && renewing) await renewing.catch(() => {});
@@ -93,9 +95,11 @@ export async function api(method, path, { body, auth = true, headers = {} } = {}
     else if (renewing) await renewing;
     ({ response } = await attempt());
   }
-  const isWrite = method !== 'GET' && method !== 'HEAD';
-  if (isWrite && response.ok && maintenanceUntil) {
+  // A write that maintenance would refuse went through: it is over.
+  const refusable = method !== 'GET' && method !== 'HEAD' && !SERVED_IN_MAINTENANCE.has(`${method} ${path}`);
+  if (refusable && response.ok && maintenanceEnd) {
     maintenanceUntil = 0;
+    maintenanceEnd = 0;
     maintenanceChanged(null);
   }
   if (response.status === 204) return null;
@@ -114,6 +118,7 @@ export async function api(method, path, { body, auth = true, headers = {} } = {}
       const until = Date.parse(error.until ?? '');
       const end = Number.isFinite(until) ? until : Date.now() + (failure.retryAfter ?? 60) * 1000;
       maintenanceUntil = Math.min(end, Date.now() + 60000);
+      maintenanceEnd = end;
       maintenanceChanged(new Date(end));
     }
     throw failure;

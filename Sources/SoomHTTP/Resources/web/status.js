@@ -4,7 +4,8 @@
 //   `GET /v1/client-versions/web`; `update_available` offers a reload, `update_required` asks
 //   for one and makes the page inert until then (a newer server serves the newer client);
 // - the maintenance banner while writes are refused (api.js learns it from a `503
-//   maintenance` and pauses writes; the compose button is disabled meanwhile);
+//   maintenance` and pauses writes), until its end or until a write goes through; the compose
+//   button is disabled meanwhile;
 // - the newest notice (`GET /v1/notices`) until it is dismissed (its id is kept in
 //   localStorage, nothing else), with a link to all notices (`#/notices`).
 
@@ -14,7 +15,7 @@ import { strings, language, readPreference, writePreference } from './i18n.js';
 import { errorBox } from './errors.js';
 
 /** This web client's version, MAJOR.MINOR.PATCH: raise it with every change to these files. */
-export const CLIENT_VERSION = '1.4.0';
+export const CLIENT_VERSION = '1.4.1';
 const DISMISSED_KEY = 'soom.dismissedNotice';
 
 const t = strings({
@@ -75,9 +76,9 @@ function showMaintenance(until) {
   const shown = shownMaintenance;
   const when = until.toLocaleString(language(), { dateStyle: 'medium', timeStyle: 'short' });
   slots.maintenance.replaceChildren(banner('maintenance-banner', 'warning', h('span', {}, t('maintenance', { when }))));
-  // Past its end (or the minute api.js waits), the banner goes and writing comes back for
-  // everyone listening (the compose button); the next write asks the server again.
-  const left = Math.min(until.getTime() - Date.now(), 60000);
+  // Past its end the banner goes and writing comes back for everyone listening (the compose
+  // button). (A write that goes through before then ends it too: api.js.)
+  const left = Math.min(until.getTime() - Date.now(), 2 ** 31 - 1);
   setTimeout(() => {
     if (shown === shownMaintenance) window.dispatchEvent(new CustomEvent('soom:maintenance', { detail: { until: null } }));
   }, Math.max(left, 1000));
