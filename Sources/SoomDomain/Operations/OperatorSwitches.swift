@@ -26,8 +26,6 @@ public final class OperatorSwitches: Sendable {
         self.current = Mutex(settings)
     }
 
-    public var settings: Settings { self.current.withLock { $0 } }
-
     /// Replaces what this instance knows with a fresh reading.
     public func update(_ settings: Settings) {
         self.current.withLock { $0 = settings }
