@@ -67,6 +67,7 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
         ? [
             PopularRankingJob(cards: cardRepository, startAfter: migrated, logger: logger),
             StoryExpiryJob(cards: cards.cards, startAfter: migrated, logger: logger),
+            PollClosingJob(cards: cards.cards, startAfter: migrated, logger: logger),
             FavoriteTagNotificationsJob(notifications: notifications, startAfter: migrated, logger: logger),
             ExpiredRecordsJob(identity: identityRepository, cards: cardRepository, startAfter: migrated, logger: logger),
             RetentionJob(notifications: notifications, identity: identityRepository, images: images, startAfter: migrated, logger: logger),

@@ -15,8 +15,7 @@ private func shown(_ date: Date) -> String {
 
 /// An RFC 3339 time argument, with or without fractional seconds.
 private func parseTime(_ text: String) throws -> Date {
-    if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
-    if let date = try? Date(text, strategy: Date.ISO8601FormatStyle()) { return date }
+    if let date = Date(rfc3339: text) { return date }
     throw ValidationError("\(text) is not an RFC 3339 time (such as 2026-12-01T03:00:00Z)")
 }
 

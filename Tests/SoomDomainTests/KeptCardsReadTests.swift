@@ -386,6 +386,8 @@ private struct StalePositions: CardRepository {
     func refreshPopularRanking(limit: Int, rescan: Bool) async throws {}
     func sweepExpiredStories(limit: Int) async throws -> Int { 0 }
     func purgeIdempotencyKeys(limit: Int) async throws -> Int { 0 }
+    func vote(_ ballot: Ballot, cardID: UUID, by voter: UUID) async throws -> VoteOutcome { .notFound }
+    func closeDuePolls(limit: Int) async throws -> [UUID] { [] }
     func report(cardID: UUID, by reporter: UUID, reason: ReportReason, at time: Date, policy: ModerationPolicy) async throws -> ReportOutcome {
         .reported
     }

@@ -230,6 +230,8 @@ private struct StubCards: CardRepository {
     func refreshPopularRanking(limit: Int, rescan: Bool) async throws {}
     func sweepExpiredStories(limit: Int) async throws -> Int { 0 }
     func purgeIdempotencyKeys(limit: Int) async throws -> Int { 0 }
+    func vote(_ ballot: Ballot, cardID: UUID, by voter: UUID) async throws -> VoteOutcome { .notFound }
+    func closeDuePolls(limit: Int) async throws -> [UUID] { [] }
 }
 
 /// A feed whose subject does not exist.

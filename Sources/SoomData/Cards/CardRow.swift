@@ -107,8 +107,34 @@ enum CardRow {
         c.author_id = \(viewer) AS is_mine,
         a.id, a.nickname, a.profile_image_kind, a.profile_image_ref,
         \(distance ?? "NULL::float8") AS distance,
+        \(Self.poll(viewer: viewer)),
         \(Self.micros) AS micros
         """
+    }
+
+    /// A poll's columns (all NULL for a card without one), and the viewer's ballot on it: one probe
+    /// of `poll_ballots_pkey`, only for a card with a poll (`OFFSET 0`, as for `parent_deleted`).
+    static func poll(viewer: String) -> String {
+        """
+        c.poll_options, c.poll_multiple, c.poll_votes, c.poll_voters, c.poll_closes_at, c.poll_closes_at <= now() AS poll_closed,
+        CASE WHEN c.poll_options IS NOT NULL THEN (
+            SELECT b.choices FROM poll_ballots b WHERE b.card_id = c.id AND b.account_id = \(viewer) OFFSET 0) END AS my_choices
+        """
+    }
+
+    /// The poll from `poll(viewer:)`'s columns; nil for a card without one.
+    static func decodePoll(_ cells: inout RowCells) throws -> Poll? {
+        let options = try cells.next([String]?.self)
+        let multiple = try cells.next(Bool?.self)
+        let votes = try cells.next([Int32]?.self)
+        let voters = try cells.next(Int32?.self)
+        let closesAt = try cells.next(Date?.self)
+        let closed = try cells.next(Bool?.self)
+        let choices = try cells.next(Int16?.self)
+        guard let options, let votes, options.count == votes.count else { return nil }
+        return Poll(
+            options: zip(options, votes).map { Poll.Option(text: $0, voteCount: Int($1)) }, multiple: multiple ?? false,
+            voterCount: Int(voters ?? 0), myVotes: Ballot(bits: Int(choices ?? 0)), closesAt: closesAt, closed: closed ?? false)
     }
 
     /// Whether `viewer` answered the card `c` with a live comment card: one probe of
@@ -135,6 +161,11 @@ enum CardRow {
         Dictionary(zip(parents, micros), uniquingKeysWith: max).mapValues {
             $0 == .max ? Date.distantFuture : Date(timeIntervalSince1970: Double($0) / 1_000_000)
         }
+    }
+
+    /// Polls and the viewer's choices on them (as `poll_ballots` keeps them) as `ViewerMarks.ballots`.
+    static func ballots(_ polls: [UUID], _ choices: [Int]) -> [UUID: Ballot] {
+        Dictionary(zip(polls, choices.map(Ballot.init(bits:))), uniquingKeysWith: { first, _ in first })
     }
 
     /// The card `c`'s keyset position's microseconds since the epoch (`FeedPosition.createdAtMicros`).
@@ -180,6 +211,7 @@ enum CardRow {
         let authorImageKind = try cells.next(String?.self)
         let authorImageRef = try cells.next(String?.self)
         let distance = try cells.next(Double?.self)
+        let poll = try Self.decodePoll(&cells)
         let micros = try cells.next(Int64.self)
         let authorImage = AccountRow.image(kind: authorImageKind, reference: authorImageRef)
         let card = Card(
@@ -199,7 +231,8 @@ enum CardRow {
             likedByMe: likedByMe,
             commentedByMe: commentedByMe,
             isMine: isMine,
-            distanceMeters: distance
+            distanceMeters: distance,
+            poll: poll
         )
         return (card, micros)
     }

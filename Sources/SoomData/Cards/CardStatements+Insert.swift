@@ -25,7 +25,8 @@ extension CardStatements {
     /// Parameters, in `makeBindings`' order: the author, the background's kind, the uploaded
     /// background's ID, the parent, the card's ID, content, font, the background's reference, the
     /// tag names in the card's order, the latitude and longitude of the location's cell centre, the
-    /// creation time, the expiry, the tag keys and names in key order, the cell's key. Every one is
+    /// creation time, the expiry, the tag keys and names in key order, the cell's key, the poll's
+    /// options, whether it takes several, and when it closes. Every one is
     /// cast, so the types never depend on a first execution's values (a `NULL` parent, say).
     struct Insert: NamedStatement {
         static let sql: String = {
@@ -46,6 +47,9 @@ extension CardStatements {
             let keys = parameters.next() + "::text[]"
             let keyNames = parameters.next() + "::text[]"
             let cell = parameters.next() + "::text"
+            let pollOptions = parameters.next() + "::text[]"
+            let pollMultiple = parameters.next() + "::boolean"
+            let pollClosesAt = parameters.next() + "::timestamptz"
             return """
                 WITH author AS (SELECT id, restricted_until FROM accounts WHERE id = \(author) FOR NO KEY UPDATE),
                 restriction AS (SELECT restricted_until AS until FROM author WHERE restricted_until > now()),
@@ -60,9 +64,13 @@ extension CardStatements {
                     RETURNING p.id, p.author_id),
                 inserted AS (
                     INSERT INTO cards (id, author_id, parent_id, content, font, background_kind, background_ref, tags,
-                                       geo_cell, geo_latitude, geo_longitude, created_at, expires_at)
+                                       geo_cell, geo_latitude, geo_longitude, created_at, expires_at,
+                                       poll_options, poll_multiple, poll_closes_at, poll_votes, poll_voters)
                     SELECT \(card), \(author), \(parent), \(content), \(font), \(backgroundKind), \(backgroundRef), \(tags),
-                           \(cell), \(latitude), \(longitude), \(createdAt), \(expiresAt)
+                           \(cell), \(latitude), \(longitude), \(createdAt), \(expiresAt),
+                           \(pollOptions), \(pollMultiple), \(pollClosesAt),
+                           CASE WHEN \(pollOptions) IS NOT NULL THEN array_fill(0, ARRAY[cardinality(\(pollOptions))]) END,
+                           CASE WHEN \(pollOptions) IS NOT NULL THEN 0 END
                     WHERE (SELECT ok FROM background_ok) AND (\(parent) IS NULL OR EXISTS (SELECT 1 FROM parent))
                     RETURNING parent_id),
                 counted AS (
@@ -103,7 +111,7 @@ extension CardStatements {
             let background = AccountRow.columns(of: draft.background.reference)
             let uploadID: UUID? = if case .upload(let id) = draft.background { UUID(uuidString: id) } else { nil }
             let tags = draft.tags.sorted { $0.key < $1.key }
-            var bindings = PostgresBindings(capacity: 16)
+            var bindings = PostgresBindings(capacity: 19)
             bindings.append(self.card.author.id)
             bindings.append(background.kind)
             bindings.append(uploadID)
@@ -120,6 +128,9 @@ extension CardStatements {
             bindings.append(tags.map(\.key))
             bindings.append(tags.map(\.name))
             bindings.append(draft.location?.key)
+            bindings.append(draft.poll?.options)
+            bindings.append(draft.poll?.multiple)
+            bindings.append(self.card.pollClosesAt)
             return bindings
         }
 

@@ -81,8 +81,11 @@ extension CardStatements {
                         SELECT \(CardRow.commentedUntil) AS until FROM cards m
                         WHERE m.parent_id = p.id AND m.author_id = \(viewer) AND \(CardRow.live(as: "m"))) a
                     WHERE a.until IS NOT NULL)
+                , ballots AS (
+                    SELECT b.card_id, b.choices FROM poll_ballots b WHERE b.account_id = \(viewer) AND b.card_id = ANY(\(cards)::uuid[]))
                 SELECT COALESCE(array_agg(l.card_id), '{}'), COALESCE(array_agg(c.like_count), '{}'),
                        COALESCE((SELECT array_agg(parent_id) FROM answered), '{}'), COALESCE((SELECT array_agg(until) FROM answered), '{}'),
+                       COALESCE((SELECT array_agg(card_id) FROM ballots), '{}'), COALESCE((SELECT array_agg(choices::int) FROM ballots), '{}'),
                        CASE WHEN (SELECT blocks FROM viewer)
                             THEN EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = \(viewer) AND b.blocked_id = ANY(\(authors)::uuid[]))
                                                                    OR (b.blocked_id = \(viewer) AND b.blocker_id = ANY(\(authors)::uuid[])))
@@ -110,11 +113,11 @@ extension CardStatements {
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
-            let (cards, counts, parents, until, blocked, guarded) = try RowCells.decode(
-                row, [UUID].self, [Int].self, [UUID].self, [Int64].self, Bool.self, Bool.self)
+            let (cards, counts, parents, until, polls, choices, blocked, guarded) = try RowCells.decode(
+                row, [UUID].self, [Int].self, [UUID].self, [Int64].self, [UUID].self, [Int].self, Bool.self, Bool.self)
             return SoomDomain.ViewerMarks(
                 liked: Dictionary(zip(cards, counts), uniquingKeysWith: { first, _ in first }),
-                commented: CardRow.commented(parents, until: until), blocked: blocked, guarded: guarded)
+                commented: CardRow.commented(parents, until: until), ballots: CardRow.ballots(polls, choices), blocked: blocked, guarded: guarded)
         }
     }
 
@@ -138,13 +141,17 @@ extension CardStatements {
                 answered AS (
                     SELECT m.parent_id, \(CardRow.until(as: "m")) AS until FROM cards m
                     WHERE m.author_id = \(viewer) AND m.parent_id IS NOT NULL AND \(CardRow.live(as: "m")) AND NOT (SELECT guarded FROM viewer)
+                    LIMIT \(limit)),
+                ballots AS (
+                    SELECT b.card_id, b.choices FROM poll_ballots b WHERE b.account_id = \(viewer) AND NOT (SELECT guarded FROM viewer)
                     LIMIT \(limit))
                 SELECT COALESCE(array_agg(card_id), '{}'), COALESCE(array_agg(like_count), '{}'), (SELECT guarded FROM viewer),
-                       COALESCE((SELECT array_agg(parent_id) FROM answered), '{}'), COALESCE((SELECT array_agg(until) FROM answered), '{}')
+                       COALESCE((SELECT array_agg(parent_id) FROM answered), '{}'), COALESCE((SELECT array_agg(until) FROM answered), '{}'),
+                       COALESCE((SELECT array_agg(card_id) FROM ballots), '{}'), COALESCE((SELECT array_agg(choices::int) FROM ballots), '{}')
                 FROM liked
                 """
         }()
-        typealias Row = (liked: [UUID: Int], count: Int, guarded: Bool, commented: [UUID: Date])
+        typealias Row = (liked: [UUID: Int], count: Int, guarded: Bool, commented: [UUID: Date], ballots: [UUID: Ballot])
 
         let viewer: UUID
         let limit: Int
@@ -157,9 +164,13 @@ extension CardStatements {
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
-            let (cards, counts, guarded, parents, until) = try RowCells.decode(row, [UUID].self, [Int].self, Bool.self, [UUID].self, [Int64].self)
+            let (cards, counts, guarded, parents, until, polls, choices) = try RowCells.decode(
+                row, [UUID].self, [Int].self, Bool.self, [UUID].self, [Int64].self, [UUID].self, [Int].self)
             let commented = CardRow.commented(parents, until: until)
-            return (Dictionary(zip(cards, counts), uniquingKeysWith: { first, _ in first }), max(cards.count, parents.count), guarded, commented)
+            return (
+                Dictionary(zip(cards, counts), uniquingKeysWith: { first, _ in first }), max(cards.count, parents.count, polls.count), guarded,
+                commented, CardRow.ballots(polls, choices)
+            )
         }
     }
 }

@@ -37,6 +37,7 @@ extension PostgresCardRepository {
         guard let book = try await self.database.rows(CardStatements.LikeBook(viewer: viewer, limit: limit + 1)).first else {
             return ViewerMarks(liked: [:], blocked: false, guarded: true)
         }
-        return book.count > limit ? nil : ViewerMarks(liked: book.liked, commented: book.commented, blocked: false, guarded: book.guarded)
+        return book.count > limit
+            ? nil : ViewerMarks(liked: book.liked, commented: book.commented, ballots: book.ballots, blocked: false, guarded: book.guarded)
     }
 }

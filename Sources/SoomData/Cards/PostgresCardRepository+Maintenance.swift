@@ -41,6 +41,10 @@ extension PostgresCardRepository {
         }
     }
 
+    /// A story may go once its poll, if any, has been closed and told (`closeDuePolls`): its voters
+    /// hear of it even though the story expires with its poll.
+    static let pollTold = "(poll_options IS NULL OR poll_closed_at IS NOT NULL)"
+
     /// One transaction: deletes the expired stories with their counters, then releases their
     /// tags (within a minute of expiry: the job runs every 30 seconds).
     public func sweepExpiredStories(limit: Int) async throws -> Int {
@@ -52,13 +56,15 @@ extension PostgresCardRepository {
             try await connection.query(
                 """
                 SELECT 1 FROM accounts WHERE id IN (
-                    SELECT author_id FROM cards WHERE expires_at <= now() ORDER BY expires_at LIMIT \(limit))
+                    SELECT author_id FROM cards WHERE expires_at <= now() AND \(unescaped: Self.pollTold)
+                    ORDER BY expires_at LIMIT \(limit))
                 ORDER BY id FOR NO KEY UPDATE
                 """, logger: logger)
             let rows = try await connection.query(
                 """
                 WITH expired AS (
-                    SELECT id FROM cards WHERE expires_at <= now() ORDER BY expires_at LIMIT \(limit) FOR UPDATE SKIP LOCKED),
+                    SELECT id FROM cards WHERE expires_at <= now() AND \(unescaped: Self.pollTold)
+                    ORDER BY expires_at LIMIT \(limit) FOR UPDATE SKIP LOCKED),
                 deleted AS (
                     DELETE FROM cards WHERE id IN (SELECT id FROM expired)
                     RETURNING id, parent_id, author_id, cardinality(tags) > 0 AS tagged, hidden_at IS NULL AS counted),

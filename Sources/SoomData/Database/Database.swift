@@ -26,11 +26,17 @@ public struct Database: Sendable {
     public let logger: Logger
     /// How long one operation (waiting for a connection included) may take.
     public let deadline: Duration
+    /// How long an operation may wait for a pooled connection before it is `DatabaseUnavailable`
+    /// (an outage fails requests fast instead of queueing them until the deadline).
+    public let connectionPatience: Duration
 
-    public init(client: PostgresClient, logger: Logger, deadline: Duration = Database.defaultDeadline) {
+    public init(
+        client: PostgresClient, logger: Logger, deadline: Duration = Database.defaultDeadline, connectionPatience: Duration = .seconds(5)
+    ) {
         self.client = client
         self.logger = logger
         self.deadline = deadline
+        self.connectionPatience = connectionPatience
     }
 
     /// Runs `query` and returns all its rows.
@@ -137,7 +143,9 @@ public struct Database: Sendable {
             metrics.duration(kind, outcome).recordNanoseconds(Self.nanoseconds(started.duration(to: .now)))
         }
         do {
-            let result = try await Self.race(self.deadline, gate: watchingConnection ? OperationGate() : nil) {
+            let result = try await Self.race(
+                self.deadline, gate: watchingConnection ? OperationGate() : nil, connectionPatience: self.connectionPatience
+            ) {
                 var attempt = 1
                 while true {
                     do {
@@ -182,9 +190,6 @@ public struct Database: Sendable {
         duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
     }
 
-    /// How long an operation may wait for a pooled connection before it is `DatabaseUnavailable`.
-    static let connectionPatience: Duration = .seconds(5)
-
     /// What `withDeadline` runs, for metrics.
     enum OperationKind: String, Sendable, CaseIterable {
         case statement, prepared, transaction
@@ -201,7 +206,8 @@ public struct Database: Sendable {
     /// deadline does not interrupt a commit under way: it waits for its answer (a few more
     /// seconds at most, then `DatabaseUnavailable`).
     static func race<T: Sendable>(
-        _ timeout: Duration, gate: OperationGate? = nil, _ operation: @escaping @Sendable () async throws -> T
+        _ timeout: Duration, gate: OperationGate? = nil, connectionPatience: Duration = .seconds(5),
+        _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let outcome = RaceOutcome<T>()
         return try await withTaskCancellationHandler {
@@ -217,7 +223,7 @@ public struct Database: Sendable {
                 // Deadlines are entries in one coarse timer's table (`DeadlineWheel`): arming and
                 // cancelling them wakes no event loop (but the first after an idle pause).
                 let wheel = DeadlineWheel.shared
-                let patience = min(timeout, Self.connectionPatience)
+                let patience = min(timeout, connectionPatience)
                 let noConnection = gate.map { gate in
                     wheel.schedule(in: .nanoseconds(Int64(patience.nanoseconds))) {
                         if gate.expireWhileWaiting() {

@@ -245,6 +245,16 @@ public struct PostgresIdentityRepository: IdentityRepository {
                       WHERE author_id = \(accountID) AND parent_id IS NOT NULL AND hidden_at IS NULL GROUP BY parent_id) d
                 WHERE p.id = d.parent_id AND p.author_id <> \(accountID)
                 """, logger: self.database.logger)
+            // Its ballots leave the polls' counts. Voting locks the voter's account first (`cast_ballot`),
+            // so no ballot of this account changes until this commits.
+            try await connection.query(
+                """
+                UPDATE cards c SET
+                    poll_votes = ARRAY(
+                        SELECT u.v - ((b.choices >> (u.i - 1)::int) & 1) FROM unnest(c.poll_votes) WITH ORDINALITY AS u (v, i) ORDER BY u.i),
+                    poll_voters = c.poll_voters - 1
+                FROM poll_ballots b WHERE b.account_id = \(accountID) AND b.card_id = c.id AND c.author_id <> \(accountID)
+                """, logger: self.database.logger)
             // The cards it opened and the profiles it visited count it no more (its pairs go with
             // the account). Locked above, the account's row holds off any batch of views naming it
             // (`PostgresViews` locks its readers first) until this commits.

@@ -13,7 +13,7 @@ import Synchronization
 ///
 /// The caches are used only while this listener is known to hear every change:
 /// - `resume()` once `LISTEN` is in place and the triggers of migrations 0009 (six, sessions and
-///   accounts), 0014 (twelve, marks), 0015 (four, follows) and 0023 (four, comment cards' authors)
+///   accounts), 0014 (twelve, marks), 0015 (four, follows), 0023 (four, comment cards' authors) and 0024 (four, ballots)
 ///   exist and are enabled;
 /// - `suspend()` (which empties them) as soon as the connection fails, a heartbeat is not heard
 ///   back within `heartbeatTimeout`, or the service stops; then it reconnects, waiting
@@ -76,7 +76,7 @@ public struct SessionInvalidationListener: Service {
     /// The notifications ended without an error (the connection closed).
     struct NotificationsEnded: Error {}
 
-    /// The triggers of migrations 0009, 0014 and 0015, by table.
+    /// The triggers of migrations 0009, 0014, 0015, 0023 and 0024, by table.
     static let triggers = [
         ("sessions", "sessions_ended"), ("sessions", "sessions_changed"), ("sessions", "sessions_truncated"),
         ("accounts", "accounts_deleted"), ("accounts", "accounts_identity_changed"), ("accounts", "accounts_truncated"),
@@ -86,6 +86,8 @@ public struct SessionInvalidationListener: Service {
         ("follows", "follows_marked"), ("follows", "follows_unmarked"), ("follows", "follows_remarked"), ("follows", "follows_marks_truncated"),
         ("cards", "cards_commenter_marked"), ("cards", "cards_commenter_unmarked"), ("cards", "cards_commenter_remarked"),
         ("cards", "cards_commenter_truncated"),
+        ("poll_ballots", "poll_ballots_marked"), ("poll_ballots", "poll_ballots_unmarked"), ("poll_ballots", "poll_ballots_remarked"),
+        ("poll_ballots", "poll_ballots_marks_truncated"),
     ]
 
     /// The heartbeats sent and not yet heard back.

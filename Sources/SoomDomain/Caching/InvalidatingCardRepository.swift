@@ -6,7 +6,8 @@ import Foundation
 ///
 /// - A post: the first pages of every feed, the chunks of its cell, the card it answers
 ///   (`FeedPageCache.invalidatePost`); a comment card also its author's book (`commentedByMe`).
-/// - A like or unlike: the card (its count), and the liker's book of likes.
+/// - A like or unlike: the card (its count), and the liker's book of likes; a ballot likewise.
+/// - Polls closed by the job: those cards (`closed`).
 /// - A deletion, a report that hid a card, or a sweep of expired stories (their parents' comment
 ///   counts change): everything kept (`invalidateAll`); a report also the reporter's book, a
 ///   deletion the deleter's (their answer may be gone). Other authors' books follow through the
@@ -54,6 +55,21 @@ struct InvalidatingCardRepository: CardRepository {
         let swept = try await self.base.sweepExpiredStories(limit: limit)
         if swept > 0 { self.feedPages.invalidateAll() }
         return swept
+    }
+
+    func vote(_ ballot: Ballot, cardID: UUID, by voter: UUID) async throws -> VoteOutcome {
+        let outcome = try await self.base.vote(ballot, cardID: cardID, by: voter)
+        if case .voted = outcome {
+            self.feedPages.invalidate(card: cardID)
+            self.viewerMarks.invalidate(viewer: voter)
+        }
+        return outcome
+    }
+
+    func closeDuePolls(limit: Int) async throws -> [UUID] {
+        let closed = try await self.base.closeDuePolls(limit: limit)
+        for card in closed { self.feedPages.invalidate(card: card) }
+        return closed
     }
 
     func card(id: UUID, viewer: UUID) async throws -> Card? { try await self.base.card(id: id, viewer: viewer) }

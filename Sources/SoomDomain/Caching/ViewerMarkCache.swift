@@ -1,7 +1,8 @@
 import Foundation
 
-/// Each viewer's book of likes and answers: every card they liked, with its like count as read,
-/// and every card they answered with a live comment card (until when), so that a page
+/// Each viewer's book of likes, answers and ballots: every card they liked, with its like count as
+/// read, every card they answered with a live comment card (until when), and their ballot on every
+/// poll they voted in, so that a page
 /// made from kept cards or chunks (`ReadFeed`) is completed without a database read — for any
 /// card, a new one included, not only for cards shown to the viewer before.
 ///
@@ -12,8 +13,9 @@ import Foundation
 ///   any block either way or report at all, whose pages may have to be read exactly. That a viewer
 ///   is such a *guarded* one is kept, so that their pages skip the book's read.
 /// - Every change to a viewer's marks (a like or unlike, a block either way made or undone, a
-///   report made or purged, a comment card of theirs posted, deleted, hidden or shown) notifies
-///   `channel` with the account's id from the database (triggers of migrations 0014 and 0023), and the instance's listener calls `invalidate(viewer:)`; the instance
+///   report made or purged, a comment card of theirs posted, deleted, hidden or shown, a ballot
+///   cast, changed or withdrawn) notifies `channel` with the account's id from the database
+///   (triggers of migrations 0014, 0023 and 0024), and the instance's listener calls `invalidate(viewer:)`; the instance
 ///   that made the change calls it itself before answering. `*` (a bulk change, a `TRUNCATE`)
 ///   calls `invalidateAll()`.
 /// - It works only while that listener is connected (`resume()`/`suspend()`), and a read that
@@ -48,6 +50,8 @@ public final class ViewerMarkCache: Sendable {
         let liked: [UUID: Int]?
         /// Every card the viewer answered with a live comment card, until when (empty when guarded).
         let commented: [UUID: Date]
+        /// The viewer's ballot on every poll they voted in (empty when guarded).
+        let ballots: [UUID: Ballot]
         /// When the book's read had ended.
         let seenAt: Date
     }
@@ -87,20 +91,25 @@ public final class ViewerMarkCache: Sendable {
     public func marks(of viewer: UUID, on page: FeedPage, at now: Date) -> Lookup {
         guard let book = self.books.value(viewer, at: now) else { return .unknown }
         guard let liked = book.liked else { return .guarded }
-        return Self.marks(on: page, from: liked, commented: book.commented, bookSeenAt: book.seenAt).map(Lookup.marks) ?? .unknown
+        return Self.marks(on: page, from: liked, commented: book.commented, ballots: book.ballots, bookSeenAt: book.seenAt).map(Lookup.marks)
+            ?? .unknown
     }
 
     /// The marks on `page` of a viewer with the book `liked` (read until `bookSeenAt`), as the
     /// type's description says; nil when the page does not say when it was read.
-    public static func marks(on page: FeedPage, from liked: [UUID: Int], commented: [UUID: Date], bookSeenAt: Date) -> ViewerMarks? {
+    public static func marks(
+        on page: FeedPage, from liked: [UUID: Int], commented: [UUID: Date], ballots: [UUID: Ballot], bookSeenAt: Date
+    ) -> ViewerMarks? {
         guard let pageReadAt = page.readAt else { return nil }
         var marks: [UUID: Int] = [:]
         var answered: [UUID: Date] = [:]
+        var cast: [UUID: Ballot] = [:]
         for card in page.cards {
             if let count = liked[card.id] { marks[card.id] = pageReadAt > bookSeenAt ? card.likeCount : count }
             if let until = commented[card.id] { answered[card.id] = until }
+            if card.poll != nil, let ballot = ballots[card.id] { cast[card.id] = ballot }
         }
-        return ViewerMarks(liked: marks, commented: answered, blocked: false, guarded: false)
+        return ViewerMarks(liked: marks, commented: answered, ballots: cast, blocked: false, guarded: false)
     }
 
     /// Taken before reading a viewer's book from the database, for `store`.
@@ -111,15 +120,16 @@ public final class ViewerMarkCache: Sendable {
     /// listener is not connected. A guarded book, or nil, is kept as a guarded viewer.
     public func store(_ book: ViewerMarks?, of viewer: UUID, readAt: Date, seenAt: Date, ticket: Ticket) {
         let open = book.flatMap { $0.guarded ? nil : $0 }
-        let kept = Book(viewer: viewer, liked: open?.liked, commented: open?.commented ?? [:], seenAt: seenAt)
-        self.books.store(kept, for: viewer, readAt: readAt, cost: Self.cost(of: (kept.liked?.count ?? 0) + kept.commented.count), ticket: ticket)
+        let kept = Book(viewer: viewer, liked: open?.liked, commented: open?.commented ?? [:], ballots: open?.ballots ?? [:], seenAt: seenAt)
+        let marks = (kept.liked?.count ?? 0) + kept.commented.count + kept.ballots.count
+        self.books.store(kept, for: viewer, readAt: readAt, cost: Self.cost(of: marks), ticket: ticket)
     }
 
     /// Estimated bytes of a book of `marks` likes and answered cards: a dictionary entry (key and
     /// count or time) with the table's slack, and the book itself.
     static func cost(of marks: Int) -> Int { 64 + marks * 48 }
 
-    /// Forgets `viewer`'s book: they liked, unliked, blocked, were blocked or reported.
+    /// Forgets `viewer`'s book: they liked, unliked, answered, voted, blocked, were blocked or reported.
     public func invalidate(viewer: UUID) {
         self.books.invalidate(.tag(viewer))
     }

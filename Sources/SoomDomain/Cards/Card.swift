@@ -24,12 +24,16 @@ public struct Card: Sendable, Equatable {
     public let isMine: Bool
     /// Filled only by the nearby feed.
     public let distanceMeters: Double?
+    /// Top-level cards with a poll only.
+    public let poll: Poll?
+    /// An operator card leading the first page of the latest feed.
+    public let pinned: Bool
 
     public init(
         id: UUID, content: String, font: CardFont, background: ImageReference, tags: [String], author: UserSummary, parentID: UUID?,
         parentDeleted: Bool, createdAt: Date, expiresAt: Date?, likeCount: Int, commentCount: Int, viewCount: Int = 0, likedByMe: Bool,
         commentedByMe: Bool = false, isMine: Bool,
-        distanceMeters: Double?
+        distanceMeters: Double?, poll: Poll? = nil, pinned: Bool = false
     ) {
         self.id = id
         self.content = content
@@ -48,6 +52,8 @@ public struct Card: Sendable, Equatable {
         self.commentedByMe = commentedByMe
         self.isMine = isMine
         self.distanceMeters = distanceMeters
+        self.poll = poll
+        self.pinned = pinned
     }
 }
 

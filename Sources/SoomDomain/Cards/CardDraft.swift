@@ -10,13 +10,16 @@ public struct CardDraft: Sendable, Equatable {
     /// The cell of the location the client sent: the point itself is dropped here, at decoding,
     /// and never reaches storage, logs or another layer (see `GeoCell`).
     public let location: GeoCell?
+    /// Top-level cards only (`PostCard` refuses one on a comment card).
+    public let poll: PollDraft?
 
     /// Stories expire this long after creation.
     public static let storyLifetime: TimeInterval = 24 * 60 * 60
 
     /// - Throws: `422 validation_failed` naming the field for every broken rule.
     public init(
-        content: String, font: String?, background: ImageChoice, tags: [String]?, story: Bool?, location: (latitude: Double, longitude: Double)?
+        content: String, font: String?, background: ImageChoice, tags: [String]?, story: Bool?, location: (latitude: Double, longitude: Double)?,
+        poll: PollDraft? = nil
     ) throws(SoomError) {
         self.content = try CardContent(validating: content)
         guard let font = CardFont(rawValue: font ?? CardFont.default.rawValue) else {
@@ -37,6 +40,7 @@ public struct CardDraft: Sendable, Equatable {
         self.location = try location.map { location throws(SoomError) in
             GeoCell(containing: try GeoLocation(latitude: location.latitude, longitude: location.longitude))
         }
+        self.poll = poll
     }
 
     /// A canonical text of the request: the same draft always gives the same text, so a reused
@@ -50,7 +54,7 @@ public struct CardDraft: Sendable, Equatable {
         let location = self.location?.key ?? "-"
         return [
             parentID?.uuidString.lowercased() ?? "-", self.font.rawValue, background, self.isStory ? "story" : "card", location,
-            self.tags.map(\.name).joined(separator: "#"), self.content.text,
+            self.tags.map(\.name).joined(separator: "#"), self.poll?.canonicalForm ?? "-", self.content.text,
         ].joined(separator: "\u{1F}")
     }
 }

@@ -41,6 +41,26 @@ public protocol CardRepository: Sendable {
     func report(cardID: UUID, by reporter: UUID, reason: ReportReason, at time: Date, policy: ModerationPolicy) async throws -> ReportOutcome
     /// Forgets `Idempotency-Key` records older than their lifetime, at most `limit`; returns how many went.
     func purgeIdempotencyKeys(limit: Int) async throws -> Int
+    /// Casts, changes or (with `.none`) withdraws `voter`'s ballot on the poll of a live card they
+    /// may see, moving its counts by the difference in the same transaction.
+    func vote(_ ballot: Ballot, cardID: UUID, by voter: UUID) async throws -> VoteOutcome
+    /// Closes up to `limit` polls whose time has come, each once (several instances may run this at
+    /// once), and tells each one's voters and author (`poll_closed`) in the same transaction;
+    /// returns the cards whose polls closed.
+    func closeDuePolls(limit: Int) async throws -> [UUID]
+}
+
+/// What a ballot change came to.
+public enum VoteOutcome: Sendable, Equatable {
+    /// The poll after the change, with the voter's ballot.
+    case voted(Poll)
+    /// No live card the voter may see, or no poll on it.
+    case notFound
+    /// The author cannot vote on their own poll.
+    case author
+    case closed
+    /// An option the poll does not have, or more than one on a single-choice poll.
+    case invalid
 }
 
 /// A card about to be stored.
@@ -50,13 +70,16 @@ public struct NewCard: Sendable, Equatable {
     public let parentID: UUID?
     public let draft: CardDraft
     public let createdAt: Date
+    /// When its poll closes (`PollDraft.closing`); nil without a poll or when it never closes.
+    public let pollClosesAt: Date?
 
-    public init(id: UUID, author: UserSummary, parentID: UUID?, draft: CardDraft, createdAt: Date) {
+    public init(id: UUID, author: UserSummary, parentID: UUID?, draft: CardDraft, createdAt: Date, pollClosesAt: Date? = nil) {
         self.id = id
         self.author = author
         self.parentID = parentID
         self.draft = draft
         self.createdAt = createdAt
+        self.pollClosesAt = pollClosesAt
     }
 
     public var expiresAt: Date? { self.draft.isStory ? self.createdAt.addingTimeInterval(CardDraft.storyLifetime) : nil }
@@ -66,7 +89,12 @@ public struct NewCard: Sendable, Equatable {
         Card(
             id: self.id, content: self.draft.content.text, font: self.draft.font, background: self.draft.background.reference,
             tags: self.draft.tags.map(\.name), author: self.author, parentID: self.parentID, parentDeleted: false, createdAt: self.createdAt,
-            expiresAt: self.expiresAt, likeCount: 0, commentCount: 0, likedByMe: false, isMine: true, distanceMeters: nil)
+            expiresAt: self.expiresAt, likeCount: 0, commentCount: 0, likedByMe: false, isMine: true, distanceMeters: nil,
+            poll: self.draft.poll.map { poll in
+                Poll(
+                    options: poll.options.map { Poll.Option(text: $0, voteCount: 0) }, multiple: poll.multiple, voterCount: 0, myVotes: .none,
+                    closesAt: self.pollClosesAt, closed: false)
+            })
     }
 }
 

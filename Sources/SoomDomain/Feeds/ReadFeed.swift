@@ -58,7 +58,8 @@ public struct ReadFeed: Sendable {
             let seenAt = self.environment.now()
             cache.store(book, of: viewer, readAt: now, seenAt: seenAt, ticket: ticket)
             if let book, !book.guarded,
-                let marks = ViewerMarkCache.marks(on: page, from: book.liked, commented: book.commented, bookSeenAt: seenAt)
+                let marks = ViewerMarkCache.marks(
+                    on: page, from: book.liked, commented: book.commented, ballots: book.ballots, bookSeenAt: seenAt)
             {
                 return marks
             }

@@ -8,6 +8,8 @@ public struct ViewerMarks: Sendable, Equatable {
     /// The cards the viewer answered with a live comment card, each with when that stops being so
     /// (its latest story's end; `Date.distantFuture` when one is not a story).
     public let commented: [UUID: Date]
+    /// The viewer's ballots on the polls among the cards (`myVotes`).
+    public let ballots: [UUID: Ballot]
     /// The viewer and an author on the page blocked one another, or the viewer reported a card on
     /// it: the page must be read for the viewer.
     public let blocked: Bool
@@ -16,9 +18,10 @@ public struct ViewerMarks: Sendable, Equatable {
     /// ask are guarded.
     public let guarded: Bool
 
-    public init(liked: [UUID: Int], commented: [UUID: Date] = [:], blocked: Bool, guarded: Bool = true) {
+    public init(liked: [UUID: Int], commented: [UUID: Date] = [:], ballots: [UUID: Ballot] = [:], blocked: Bool, guarded: Bool = true) {
         self.liked = liked
         self.commented = commented
+        self.ballots = ballots
         self.blocked = blocked
         self.guarded = guarded
     }
@@ -34,7 +37,8 @@ extension FeedPage {
             cards: self.cards.map { card in
                 let likeCount = marks.liked[card.id]
                 let commented = marks.commented[card.id].map { $0 > now } ?? false
-                return card.seen(by: viewer, liked: likeCount != nil, likeCount: likeCount, commented: commented)
+                return card.seen(
+                    by: viewer, liked: likeCount != nil, likeCount: likeCount, commented: commented, ballot: marks.ballots[card.id] ?? .none)
             },
             next: self.next, shared: self.shared)
     }

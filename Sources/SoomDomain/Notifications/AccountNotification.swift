@@ -10,7 +10,8 @@ public struct AccountNotification: Sendable, Equatable {
     /// Who did it; nil for what the service did (hiding, restricting) and for likes, which are
     /// private: a `card_liked` notification says that someone liked the card, not who.
     public let actor: UserSummary?
-    /// The recipient's card (liked, answered, hidden), or the new card carrying a favourite tag.
+    /// The recipient's card (liked, answered, hidden), the card whose poll closed, or the new card
+    /// carrying a favourite tag.
     public let cardID: UUID?
     /// The favourite tag's name, for `favorite_tag_used`.
     public let tag: String?
@@ -31,7 +32,7 @@ public struct AccountNotification: Sendable, Equatable {
     }
 }
 
-/// The six kinds of notification. Nobody is notified of their own actions, nor across a block.
+/// The seven kinds of notification. Nobody is notified of their own actions, nor across a block.
 public enum NotificationType: String, Sendable, Equatable, CaseIterable {
     /// Someone liked the recipient's card (who is never shown); at most one unread per liker and
     /// card, and an unread one goes away when its like is withdrawn.
@@ -43,6 +44,9 @@ public enum NotificationType: String, Sendable, Equatable, CaseIterable {
     /// The actor posted a card carrying a tag among the recipient's favourites; at most one unread
     /// per recipient and tag (the first such card since the recipient last read it).
     case favoriteTagUsed = "favorite_tag_used"
+    /// A poll the recipient voted in or posted closed (`cardID` nil when it closed with its story,
+    /// which is gone).
+    case pollClosed = "poll_closed"
     /// The recipient's card was hidden after reports.
     case cardHidden = "card_hidden"
     /// The recipient may not post until `until`.

@@ -2,13 +2,15 @@ import Foundation
 import Hummingbird
 import SoomDomain
 
-/// A card's routes: post a card or comment card, read one, delete one, like and unlike, report.
+/// A card's routes: post a card or comment card, read one, delete one, like and unlike, vote, report.
 struct CardReactor: Reactor {
     enum Action: Sendable {
         case post(CardDraft, parentID: UUID?, idempotencyKey: String?)
         case show(UUID)
         case delete(UUID)
         case like(UUID, Bool)
+        /// Cast or change the caller's ballot; `.none` withdraws it.
+        case vote(UUID, Ballot)
         case report(UUID, ReportReason)
     }
 
@@ -20,6 +22,8 @@ struct CardReactor: Reactor {
         case loaded(Card)
         case deleted(UUID)
         case likeSet(LikeState)
+        /// The caller's ballot was cast, changed or withdrawn; the poll as it is now.
+        case voted(Poll)
         /// The report was recorded.
         case reported(UUID)
         /// This report was the one that hid the card; its author is restricted and told so.
@@ -33,6 +37,7 @@ struct CardReactor: Reactor {
         /// `204`: the card is gone.
         case deleted
         case like(LikeState)
+        case poll(Poll)
         /// `202`: the report is taken; whether it hid the card is not the reporter's business.
         case reportAccepted
     }
@@ -55,6 +60,8 @@ struct CardReactor: Reactor {
             return [.deleted(id)]
         case .like(let id, let liked):
             return [.likeSet(try await LikeCard(self.cards)(liked, cardID: id, by: viewer))]
+        case .vote(let id, let ballot):
+            return [.voted(try await VoteInPoll(self.cards)(ballot, cardID: id, by: viewer))]
         case .report(let id, let reason):
             return try await ReportCard(self.cards)(id, reason: reason, by: viewer) ? [.reported(id), .hidden(id)] : [.reported(id)]
         }
@@ -66,6 +73,7 @@ struct CardReactor: Reactor {
         case .loaded(let card): .card(card)
         case .deleted: .deleted
         case .likeSet(let like): .like(like)
+        case .voted(let poll): .poll(poll)
         case .reported: .reportAccepted
         // A report's outcome is not the reporter's business: the answer stays the report's.
         case .hidden: state
@@ -78,7 +86,8 @@ struct CardReactor: Reactor {
         case .likeSet(let like) where like.liked: .like
         case .reported: .report
         case .hidden: .cardHidden
-        case .replayed, .loaded, .deleted, .likeSet: nil
+        case .voted(let poll) where poll.myVotes != .none: .ballot
+        case .replayed, .loaded, .deleted, .likeSet, .voted: nil
         }
     }
 }
@@ -94,6 +103,8 @@ extension CardReactor.State: ResponseState {
             return Response(status: .noContent)
         case .like(let like):
             return JSON.response(.ok, writing: LikeBody(like: like), capacity: 64)
+        case .poll(let poll):
+            return JSON.response(.ok, writing: PollBody(poll: poll), capacity: 512)
         case .reportAccepted:
             return Response(status: .accepted)
         }

@@ -47,11 +47,41 @@ struct CardBody: JSONWritable, Equatable {
         }
     }
 
-    /// The reader's own members, and the closing brace.
+    /// The reader's own members (the poll carries their ballot; only the latest feed's first page
+    /// pins), and the closing brace.
     static func writeViewerFlags(_ card: Card, to writer: inout JSONWriter) {
         writer.member("likedByMe", card.likedByMe)
         writer.member("commentedByMe", card.commentedByMe)
         writer.member("isMine", card.isMine)
+        writer.member("poll", card.poll.map(PollBody.init(poll:)))
+        writer.member("pinned", card.pinned)
+        writer.endObject()
+    }
+}
+
+/// The contract's `Poll` = `{"options": [{"text","voteCount"}],"multiple","voterCount","myVotes": [index],"closesAt","closed"}`.
+struct PollBody: JSONWritable, Equatable {
+    let poll: Poll
+
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("options")
+        writer.beginArray()
+        for option in self.poll.options {
+            writer.beginObject()
+            writer.member("text", option.text)
+            writer.member("voteCount", option.voteCount)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.member("multiple", self.poll.multiple)
+        writer.member("voterCount", self.poll.voterCount)
+        writer.key("myVotes")
+        writer.beginArray()
+        for index in self.poll.myVotes.indexes { writer.int(index) }
+        writer.endArray()
+        writer.member("closesAt", self.poll.closesAt)
+        writer.member("closed", self.poll.closed)
         writer.endObject()
     }
 }

@@ -24,6 +24,14 @@ struct CardsController {
         routes.on("/cards/{id}/like", method: .delete) { _, context in
             try await self.reactor(context).respond(to: .like(try context.pathID(), false), context: context)
         }
+        routes.on("/cards/{id}/poll/vote", method: .put) { request, context in
+            let card = try context.pathID()
+            let ballot = try await request.decodeJSON(as: VoteRequest.self).ballot()
+            return try await self.reactor(context).respond(to: .vote(card, ballot), context: context)
+        }
+        routes.on("/cards/{id}/poll/vote", method: .delete) { _, context in
+            try await self.reactor(context).respond(to: .vote(try context.pathID(), .none), context: context)
+        }
         routes.on("/cards/{id}/comments", method: .post, limit: .posting) { request, context in
             let parent = try context.pathID()
             let draft = try await request.decodeJSON(as: CreateCardRequest.self).draft()

@@ -12,6 +12,8 @@ public enum BusinessMetrics: Sendable, Equatable {
     case commentCardPosted
     /// `PUT /v1/cards/{id}/like` answered `liked` (a repeated like is counted again: the request is idempotent).
     case like
+    /// `PUT /v1/cards/{id}/poll/vote` answered with a ballot (a repeated one is counted again).
+    case ballot
     case signUp
     case report
     case cardHidden
@@ -22,6 +24,7 @@ public enum BusinessMetrics: Sendable, Equatable {
         case .cardPosted: Self.cardsPosted.increment()
         case .commentCardPosted: Self.commentCardsPosted.increment()
         case .like: Self.likes.increment()
+        case .ballot: Self.ballots.increment()
         case .signUp: Self.signUps.increment()
         case .report: Self.reports.increment()
         case .cardHidden: Self.cardsHidden.increment()
@@ -31,6 +34,7 @@ public enum BusinessMetrics: Sendable, Equatable {
     private static let cardsPosted = Counter(label: "soom_cards_posted", dimensions: [("kind", "card")])
     private static let commentCardsPosted = Counter(label: "soom_cards_posted", dimensions: [("kind", "comment")])
     private static let likes = Counter(label: "soom_likes")
+    private static let ballots = Counter(label: "soom_ballots")
     private static let signUps = Counter(label: "soom_sign_ups")
     private static let reports = Counter(label: "soom_reports")
     private static let cardsHidden = Counter(label: "soom_cards_hidden")

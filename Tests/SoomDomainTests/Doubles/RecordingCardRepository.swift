@@ -20,7 +20,11 @@ final class RecordingCardRepository: CardRepository {
         var details: [(id: UUID, viewer: UUID)] = []
         var positionReads: [(Feed, FeedPosition?, Int)] = []
         var reports: [(card: UUID, reporter: UUID, reason: ReportReason, policy: ModerationPolicy)] = []
+        var ballots: [(card: UUID, voter: UUID, ballot: Ballot)] = []
     }
+
+    /// What the next ballot change answers.
+    let voteOutcome = Mutex(VoteOutcome.notFound)
 
     let calls = Mutex(Calls())
     let createOutcome: @Sendable (NewCard) -> CreateCardOutcome
@@ -144,6 +148,13 @@ final class RecordingCardRepository: CardRepository {
         }
     }
     func purgeIdempotencyKeys(limit: Int) async throws -> Int { 0 }
+
+    func vote(_ ballot: Ballot, cardID: UUID, by voter: UUID) async throws -> VoteOutcome {
+        self.calls.withLock { $0.ballots.append((cardID, voter, ballot)) }
+        return self.voteOutcome.withLock { $0 }
+    }
+
+    func closeDuePolls(limit: Int) async throws -> [UUID] { [] }
 
     func report(cardID: UUID, by reporter: UUID, reason: ReportReason, at time: Date, policy: ModerationPolicy) async throws -> ReportOutcome {
         self.calls.withLock { $0.reports.append((cardID, reporter, reason, policy)) }

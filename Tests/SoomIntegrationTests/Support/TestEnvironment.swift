@@ -42,11 +42,15 @@ extension TestDatabase {
         try await self.withDatabase { try await body(PostgresIdentityRepository(database: $0)) }
     }
 
+    /// A pool on this test's database for setting up and checking. Its deadline and its patience for
+    /// a connection are a minute: a loaded machine (many suites starting at once) must not fail a
+    /// test's setup; the tests of deadlines build their own.
     func withDatabase<T: Sendable>(_ body: (Database) async throws -> T) async throws -> T {
         let client = PostgresClient(configuration: self.configuration.clientConfiguration)
         let running = Task { await client.run() }
         defer { running.cancel() }
-        return try await body(Database(client: client, logger: Logger(label: "soom-test")))
+        return try await body(
+            Database(client: client, logger: Logger(label: "soom-test"), deadline: .seconds(60), connectionPatience: .seconds(60)))
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Posts a card, or a comment card when `parentID` is set (the parent must be live). An author
+/// Posts a card, or a comment card when `parentID` is set (the parent must be live); a poll only
+/// on a top-level card (`422` on `poll` otherwise, and for a `closesAt` out of range). An author
 /// restricted after reports gets `423 account_restricted` with `restrictedUntil`.
 /// With an `Idempotency-Key`, a retry of the same request returns the first card and creates nothing.
 public struct PostCard: Sendable {
@@ -15,7 +16,11 @@ public struct PostCard: Sendable {
         let idempotency = try idempotencyKey.map { key throws(SoomError) in
             try IdempotencyRecord(key: key, request: draft.canonicalForm(parentID: parentID))
         }
-        let card = NewCard(id: UUID(), author: author.summary, parentID: parentID, draft: draft, createdAt: self.environment.stamp)
+        if draft.poll != nil, parentID != nil { throw SoomError.validationFailed(field: "poll", "A comment card cannot carry a poll.") }
+        let createdAt = self.environment.stamp
+        let storyEnd = draft.isStory ? createdAt.addingTimeInterval(CardDraft.storyLifetime) : nil
+        let pollClosesAt = try draft.poll?.closing(postedAt: createdAt, storyEnd: storyEnd)
+        let card = NewCard(id: UUID(), author: author.summary, parentID: parentID, draft: draft, createdAt: createdAt, pollClosesAt: pollClosesAt)
         switch try await self.environment.cards.create(card, idempotency: idempotency) {
         case .created(let card): return .stored(card)
         case .replayed(let card): return .replayed(card)
