@@ -84,6 +84,12 @@ struct ReducerTests {
         #expect(Self.fold(CardReactor.self, [.likeSet(like)]) == .like(like))
         #expect(CardReactor.counter(for: .likeSet(like)) == .like)
         #expect(CardReactor.counter(for: .likeSet(LikeState(liked: false, likeCount: 1))) == nil)
+        let poll = Poll(
+            options: [.init(text: "가", voteCount: 1), .init(text: "나", voteCount: 0)], multiple: false, voterCount: 1, myVotes: Ballot(bits: 1),
+            closesAt: nil, closed: false)
+        #expect(Self.fold(CardReactor.self, [.voted(poll)]) == .poll(poll))
+        #expect(CardReactor.counter(for: .voted(poll)) == .ballot)
+        #expect(CardReactor.counter(for: .voted(poll.seen(with: .none))) == nil, "a withdrawn ballot is not a ballot cast")
     }
 
     @Test("mutations that fold into no state are a fault: run throws, and ErrorMiddleware answers 500 internal_error, logged")

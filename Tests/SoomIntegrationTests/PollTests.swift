@@ -61,7 +61,8 @@ struct PollTests {
                 #expect(response.status == .unprocessableContent && response.errorField == "poll", "\(name): \(String(buffer: response.body))")
             }
             let onComment = try await client.send(
-                .post, "/v1/cards/\(card.id)/comments", json: ["content": "답", "background": ["default": "sky-dawn"], "poll": ["options": ["가", "나"]]],
+                .post, "/v1/cards/\(card.id)/comments",
+                json: ["content": "답", "background": ["default": "sky-dawn"], "poll": ["options": ["가", "나"]]],
                 token: token)
             #expect(onComment.status == .unprocessableContent && onComment.errorField == "poll")
             let notJSON = try await client.send(
@@ -125,7 +126,8 @@ struct PollTests {
             #expect((try await vote(single, [0], as: author)).status == .unprocessableContent)
             #expect((try await vote(plain, [0], as: voter)).status == .notFound)
             #expect((try await client.send(.put, "/v1/cards/\(UUID())/poll/vote", json: ["options": [0]], token: voter)).status == .notFound)
-            #expect((try await client.send(.put, "/v1/cards/\(single.id)/poll/vote", raw: "{\"options\": \"0\"}", token: voter)).status == .badRequest)
+            #expect(
+                (try await client.send(.put, "/v1/cards/\(single.id)/poll/vote", raw: "{\"options\": \"0\"}", token: voter)).status == .badRequest)
 
             // Several choices on a multiple-choice poll.
             let chosen = try await vote(several, [3, 0], as: voter)
@@ -187,7 +189,8 @@ struct PollTests {
                                 response = try await client.send(.delete, "/v1/cards/\(card)/poll/vote", token: tokens[index])
                             } else {
                                 let options =
-                                    multiple ? Array((0..<4).filter { _ in Bool.random(using: &random) }.prefix(4)) : [Int.random(in: 0..<3, using: &random)]
+                                    multiple
+                                    ? Array((0..<4).filter { _ in Bool.random(using: &random) }.prefix(4)) : [Int.random(in: 0..<3, using: &random)]
                                 response = try await client.send(
                                     .put, "/v1/cards/\(card)/poll/vote", json: ["options": options.isEmpty ? [2] : options], token: tokens[index])
                             }

@@ -36,7 +36,9 @@ public struct Poll: Sendable, Equatable {
 
     /// The poll with `ballot` as the viewer's own.
     public func seen(with ballot: Ballot) -> Poll {
-        Poll(options: self.options, multiple: self.multiple, voterCount: self.voterCount, myVotes: ballot, closesAt: self.closesAt, closed: self.closed)
+        Poll(
+            options: self.options, multiple: self.multiple, voterCount: self.voterCount, myVotes: ballot, closesAt: self.closesAt, closed: self.closed
+        )
     }
 }
 
