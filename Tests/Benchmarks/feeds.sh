@@ -7,7 +7,8 @@
 # (SOOM_BENCH_FEEDS_DATA; seeded with `soom seed` first when it holds no cards), registers one
 # device, and measures with wrk, in one run, 32 connections each:
 #   GET /healthz (the reference), GET /v1/feeds/latest?limit=20 (first page and a deep cursor,
-#   half-way down the feed), GET /v1/cards/{id} (random cards), POST /v1/cards, PUT like (random cards).
+#   half-way down the feed), GET /v1/cards/{id} (random cards), POST /v1/cards, PUT like (random cards),
+#   PUT poll/vote (64 polls of four options by the first device, a random option from one of the others).
 # Prints requests/s, p50/p99 and the server's peak resident memory. Stops the server at the end.
 #
 # Settings (environment):
@@ -82,6 +83,10 @@ for _ in range(40):
     cursor = page["nextCursor"]
     if not cursor: break
 open(f"{work}/cards.txt", "w").write("\n".join(ids) + "\n")
+# Polls to vote in: posted by the reader, voted in by every other device.
+polls = [call("POST", "/v1/cards", {"content": f"벤치마크 투표 {n}", "background": {"default": "sea-calm"},
+                                   "poll": {"options": ["가", "나", "다", "라"]}}, token=token)["id"] for n in range(64)]
+open(f"{work}/polls.txt", "w").write("\n".join(polls) + "\n")
 PY
 TOKEN=$(cat "$WORK/token")
 
@@ -97,8 +102,9 @@ DEEP=$(printf 'v1|latest|%s' "$MIDDLE" | base64 -w0 | tr '+/' '-_' | tr -d '=')
 say "$TOTAL cards in the database; deep cursor at the middle of the latest feed"
 
 cat >"$WORK/random.lua" <<LUA
-local ids, tokens = {}, {}
+local ids, tokens, polls = {}, {}, {}
 for line in io.lines("$WORK/cards.txt") do ids[#ids + 1] = line end
+for line in io.lines("$WORK/polls.txt") do polls[#polls + 1] = line end
 for line in io.lines("$WORK/tokens") do tokens[#tokens + 1] = line end
 math.randomseed(os.time())
 local mode = os.getenv("MODE")
@@ -108,6 +114,12 @@ request = function()
     local id = ids[math.random(#ids)]
     local writer = {["Authorization"] = "Bearer " .. tokens[math.random(#tokens)]}
     if mode == "like" then return wrk.format("PUT", "/v1/cards/" .. id .. "/like", writer) end
+    if mode == "vote" then
+        -- Any device but the first, which posted the polls.
+        local voter = {["Authorization"] = "Bearer " .. tokens[math.random(2, #tokens)]}
+        local body = '{"options":[' .. math.random(0, 3) .. ']}'
+        return wrk.format("PUT", "/v1/cards/" .. polls[math.random(#polls)] .. "/poll/vote", voter, body)
+    end
     if mode == "post" then
         return wrk.format("POST", "/v1/cards", writer, '{"content":"벤치마크 카드 ' .. math.random(1000000) .. '","background":{"default":"sea-calm"},"tags":["bench"]}')
     end
@@ -138,5 +150,6 @@ run "GET latest (deep cursor)" -H "$AUTH" "$URL/v1/feeds/latest?limit=20&cursor=
 export MODE=detail; run "GET /v1/cards/{id}" -s "$WORK/random.lua" "$URL"
 export MODE=post; run "POST /v1/cards" -s "$WORK/random.lua" "$URL"
 export MODE=like; run "PUT like" -s "$WORK/random.lua" "$URL"
+export MODE=vote; run "PUT poll/vote" -s "$WORK/random.lua" "$URL"
 sleep 1
 echo "server peak RSS: $(( $(cat "$WORK/peak-rss" 2>/dev/null || echo 0) / 1024 )) MiB   (cards at start: $TOTAL; results in $WORK)" | tee -a "$WORK/results.txt"

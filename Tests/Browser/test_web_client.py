@@ -2239,3 +2239,74 @@ def test_my_comment_cards(browsers):
         browser.click(browser.labelled(("내 댓글 카드", "My comment cards")))
         browser.until(lambda _: answer_id in card_ids(browser, "my-comment-cards"),
                       lambda: f"the answer {answer_id} is not in {hook('my-comment-cards')}: {card_ids(browser, 'my-comment-cards')}")
+
+
+def sql(statement):
+    """Runs one SQL statement on the running server's embedded PostgreSQL, as an operator with psql would."""
+    if not DATA_DIR:
+        pytest.skip("SOOM_BROWSER_DATA_DIR is not set (run.sh sets it)")
+    with open(os.path.join(DATA_DIR, "postgres", "postmaster.pid")) as pid:
+        port = pid.read().splitlines()[3].strip()
+    with open(os.path.join(DATA_DIR, "postgres-credentials")) as credentials:
+        password = credentials.read().strip()
+    done = subprocess.run(["psql", "-h", "127.0.0.1", "-p", port, "-U", "soom", "-d", "soom", "-v", "ON_ERROR_STOP=1", "-Atc", statement],
+                          capture_output=True, text=True, timeout=60, env={**os.environ, "PGPASSWORD": password})
+    assert done.returncode == 0, f"psql failed: {done.stderr[-800:]}"
+    return done.stdout.strip()
+
+
+def poll_state(browser, card):
+    """The poll on `card` as shown: (pressed option indexes, counts shown, voters text)."""
+    options = browser.find_all("poll-option", card)
+    pressed = [int(o.get_attribute("data-index")) for o in options if o.get_attribute("aria-pressed") == "true"]
+    counts = [number_in(text_of(c)) for c in browser.find_all("poll-count", card)]
+    return pressed, counts, text_of(browser.find_all("poll-voters", card)[0])
+
+
+def test_polls_vote_change_counts_and_closed(browsers):
+    author, voter = browsers("pollster"), browsers("voter")
+    text = unique("점심 투표")
+    with step("the author posts a card with a three-option poll"):
+        start(author)
+        author.click("compose")
+        author.type_into("compose-text", text)
+        author.click("compose-poll")
+        for field, option in zip(author.find_all("compose-poll-option"), ["김밥", "라면", "비빔밥"]):
+            field.send_keys(option)
+        author.click("compose-submit")
+        card = wait_top_card(author, text)
+        card_id = card.get_attribute("data-card-id")
+        assert len(author.find_all("poll-option", card)) == 3, "the posted card shows its three options"
+        assert all(not o.is_enabled() for o in author.find_all("poll-option", card)), "the author cannot vote"
+    with step("a voter sees the options without counts, votes, and sees the live counts"):
+        start(voter)
+        voted = feed_card(voter, card_id)
+        assert poll_state(voter, voted)[:2] == ([], []), "no counts before voting"
+        voter.click(voter.find_all("poll-option", voted)[1])
+        voter.until(lambda _: poll_state(voter, feed_card(voter, card_id))[:2] == ([1], [0, 1, 0]),
+                    lambda: f"after voting for option 1: {poll_state(voter, feed_card(voter, card_id))}")
+    with step("the voter changes the vote; a second tap on the same option withdraws it"):
+        voter.click(voter.find_all("poll-option", feed_card(voter, card_id))[2])
+        voter.until(lambda _: poll_state(voter, feed_card(voter, card_id))[:2] == ([2], [0, 0, 1]),
+                    lambda: f"after changing to option 2: {poll_state(voter, feed_card(voter, card_id))}")
+        voter.click(voter.find_all("poll-option", feed_card(voter, card_id))[2])
+        voter.until(lambda _: poll_state(voter, feed_card(voter, card_id))[:2] == ([], []),
+                    lambda: f"after withdrawing: {poll_state(voter, feed_card(voter, card_id))}")
+        voter.click(voter.find_all("poll-option", feed_card(voter, card_id))[0])
+        voter.until(lambda _: poll_state(voter, feed_card(voter, card_id))[0] == [0], "the vote for option 0 shows")
+    with step("after a reload the ballot is still the voter's, and the author sees the count"):
+        voter.driver.refresh()
+        voter.visible("feed", timeout=START_TIMEOUT)
+        assert poll_state(voter, feed_card(voter, card_id, timeout=START_TIMEOUT))[:2] == ([0], [1, 0, 0])
+        author.driver.refresh()
+        author.visible("feed", timeout=START_TIMEOUT)
+        assert poll_state(author, feed_card(author, card_id, timeout=START_TIMEOUT))[1] == [1, 0, 0]
+    with step("once the poll closed, it says so, shows the result and takes no ballot"):
+        sql(f"UPDATE cards SET poll_closes_at = now() WHERE id = '{card_id}'")
+        time.sleep(1.5)  # kept cards live at most a second
+        voter.driver.refresh()
+        voter.visible("feed", timeout=START_TIMEOUT)
+        closed = feed_card(voter, card_id, timeout=START_TIMEOUT)
+        voter.visible("poll-closed", closed)
+        assert all(not o.is_enabled() for o in voter.find_all("poll-option", closed)), "a closed poll takes no ballot"
+        assert poll_state(voter, closed)[:2] == ([0], [1, 0, 0])

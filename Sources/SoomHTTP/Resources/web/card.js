@@ -7,6 +7,7 @@ import { api } from './api.js';
 import { strings, language } from './i18n.js';
 import { showError, errorBox } from './errors.js';
 import { href, navigate } from './router.js';
+import { pollElement } from './poll.js';
 
 const t = strings({
   ko: {
@@ -130,7 +131,7 @@ export function avatar(user) {
 // id: lists kept alive off screen (feed.js) catch up with it when they are shown again.
 const changes = new Map();
 
-/** Notes a change to a card (`{likedByMe, likeCount}`, `{commentCount, commentedByMe}` or `{gone: true}`) and
+/** Notes a change to a card (`{likedByMe, likeCount}`, `{commentCount, commentedByMe}`, `{poll}` or `{gone: true}`) and
  * shows it on every copy of the card on screen now. */
 export function noteCardChange(id, change) {
   changes.set(id, { ...changes.get(id), ...change });
@@ -193,6 +194,7 @@ export function cardElement(card, { detail = false } = {}) {
   const likes = likeControl(card);
   // "I answered this": shown when the reader wrote a live comment card on it.
   const answered = h('span', { class: 'badge commented', test: 'commented-by-me', hidden: !card.commentedByMe }, t('commented'));
+  const poll = card.poll ? pollElement(card, (updated) => noteCardChange(card.id, { poll: updated })) : null;
   const article = h('article', { class: detail ? 'card card-detail-card' : 'card', test: 'card', dataset: { cardId: card.id }, 'aria-label': t('by', { nickname: author?.nickname ?? '' }) },
     h('header', { class: 'card-meta' },
       h('a', { class: 'author', href: href(`/users/${encodeURIComponent(author.id)}`) }, avatar(author), h('span', {}, author.nickname)),
@@ -201,6 +203,7 @@ export function cardElement(card, { detail = false } = {}) {
       card.distanceMeters != null ? h('span', { class: 'badge' }, t('distance', { distance: distanceText(card.distanceMeters) })) : null),
     card.parentDeleted ? h('p', { class: 'muted' }, t('deleted')) : null,
     content,
+    poll,
     card.tags?.length ? h('ul', { class: 'tags' }, card.tags.map((tag) =>
       h('li', {}, h('a', { class: 'tag-chip', href: href(`/tags/${encodeURIComponent(tag)}`), 'aria-label': t('tagLink', { tag }) }, `#${tag}`)))) : null,
     h('footer', { class: 'card-actions' }, likes, commentsLink, answered,
@@ -225,6 +228,10 @@ export function cardElement(card, { detail = false } = {}) {
     if (change.commentedByMe !== undefined) {
       card.commentedByMe = change.commentedByMe;
       answered.hidden = !change.commentedByMe;
+    }
+    if (change.poll && poll) {
+      card.poll = change.poll;
+      poll.soomRender();
     }
   };
   return article;

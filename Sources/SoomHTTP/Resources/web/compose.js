@@ -18,6 +18,9 @@ const t = strings({
     noSuggestions: '추천 태그를 불러오지 못했어요. 태그는 그대로 쓸 수 있어요.',
     suggestions: '추천 태그', empty: '내용을 입력해 주세요.', tooLong: '500자까지 쓸 수 있어요.', tooManyTags: '태그는 10개까지예요.',
     categorysky: '하늘', categorysea: '바다', categoryforest: '숲', categorypaper: '종이', categoryupload: '내 사진', preview: '미리보기',
+    poll: '투표 붙이기', pollOption: '선택지 {number}', pollMultiple: '여러 개 고를 수 있게', pollCloses: '마감', pollNever: '마감 없음',
+    poll1h: '1시간 뒤', poll1d: '하루 뒤', poll3d: '3일 뒤', poll7d: '7일 뒤', pollTooFew: '선택지를 두 개 이상 적어 주세요.',
+    pollSame: '선택지가 서로 달라야 해요.', pollLong: '선택지는 30자까지예요.', pollStory: '스토리의 투표는 스토리와 함께 마감돼요.',
   },
   en: {
     title: 'New card', text: 'Text', placeholder: 'What’s on your mind?', font: 'Font', background: 'Background', photo: 'Upload a photo',
@@ -28,6 +31,9 @@ const t = strings({
     noSuggestions: 'Could not load tag suggestions. You can still type tags.',
     suggestions: 'Suggested tags', empty: 'Please write something.', tooLong: 'At most 500 characters.', tooManyTags: 'At most 10 tags.',
     categorysky: 'Sky', categorysea: 'Sea', categoryforest: 'Forest', categorypaper: 'Paper', categoryupload: 'My photos', preview: 'Preview',
+    poll: 'Add a poll', pollOption: 'Option {number}', pollMultiple: 'Allow several choices', pollCloses: 'Closes', pollNever: 'Never',
+    poll1h: 'In an hour', poll1d: 'In a day', poll3d: 'In 3 days', poll7d: 'In 7 days', pollTooFew: 'Write at least two options.',
+    pollSame: 'Options must differ.', pollLong: 'Options have at most 30 characters.', pollStory: 'A story’s poll closes with the story.',
   },
 });
 
@@ -42,6 +48,21 @@ export function parseTags(text) {
     tags.push(tag);
   }
   return tags;
+}
+
+// When a poll closes, from now: the composer's choices (the server takes 5 minutes to 7 days).
+const POLL_CLOSING = { never: null, '1h': 3600, '1d': 86400, '3d': 3 * 86400, '7d': 7 * 86400 - 60 };
+
+/** The poll the composer's fields describe (`CardCreate.poll`), or an error message key. */
+export function pollBody(texts, multiple, closing, from = Date.now()) {
+  const options = texts.map((text) => text.trim()).filter((text) => text);
+  if (options.length < 2) return { problem: 'pollTooFew' };
+  if (new Set(options.map((text) => text.toLowerCase())).size !== options.length) return { problem: 'pollSame' };
+  if (options.some((text) => graphemes(text) > 30)) return { problem: 'pollLong' };
+  const poll = { options, multiple };
+  const seconds = POLL_CLOSING[closing];
+  if (seconds) poll.closesAt = new Date(from + seconds * 1000).toISOString();
+  return { poll };
 }
 
 const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
@@ -62,6 +83,9 @@ function currentPosition() {
 export function openComposer({ onPosted, parentId = null, tags: givenTags = [] }) {
   // One key per card being written: a retry after a lost answer cannot post it twice.
   let idempotencyKey = crypto.randomUUID();
+  // When the first try with this key was sent: a retry sends the same poll closing time, so the
+  // server sees the same request again (a different body under one key would be refused).
+  let firstTryAt = null;
   let background = null; // {default: name} or {imageId}
   const state = { font: 'default' };
 
@@ -89,6 +113,24 @@ export function openComposer({ onPosted, parentId = null, tags: givenTags = [] }
   const suggestions = h('ul', { class: 'suggestions', 'aria-label': t('suggestions') });
   const story = h('input', { type: 'checkbox', id: 'compose-story' });
   const location = h('input', { type: 'checkbox', id: 'compose-location' });
+  // A poll, top-level cards only: up to four options, whether several may be chosen, when it closes.
+  const pollToggle = h('input', { type: 'checkbox', id: 'compose-poll', test: 'compose-poll' });
+  const pollOptions = [1, 2, 3, 4].map((number) => h('input', {
+    type: 'text', id: `compose-poll-${number}`, test: 'compose-poll-option', maxlength: '60', 'aria-label': t('pollOption', { number }),
+    placeholder: t('pollOption', { number }),
+  }));
+  const pollMultiple = h('input', { type: 'checkbox', id: 'compose-poll-multiple', test: 'compose-poll-multiple' });
+  const pollClosing = h('select', { id: 'compose-poll-closes', test: 'compose-poll-closes' },
+    Object.keys(POLL_CLOSING).map((key) => h('option', { value: key }, t(key === 'never' ? 'pollNever' : `poll${key}`))));
+  const pollFields = h('fieldset', { class: 'field stack', hidden: true, test: 'compose-poll-fields' },
+    h('legend', {}, t('poll')), ...pollOptions,
+    h('div', { class: 'check' }, pollMultiple, h('label', { for: 'compose-poll-multiple' }, t('pollMultiple'))),
+    h('div', { class: 'field' }, h('label', { for: 'compose-poll-closes' }, t('pollCloses')), pollClosing),
+    h('p', { class: 'muted small' }, t('pollStory')));
+  pollToggle.addEventListener('change', () => {
+    pollFields.hidden = !pollToggle.checked;
+    if (pollToggle.checked) pollOptions[0].focus();
+  });
   const problem = h('div', { 'aria-live': 'assertive' });
   const submit = h('button', { type: 'submit', class: 'primary', test: 'compose-submit' }, t('submit'));
   const cancel = h('button', { type: 'button', class: 'ghost' }, t('cancel'));
@@ -103,6 +145,8 @@ export function openComposer({ onPosted, parentId = null, tags: givenTags = [] }
       h('p', { id: 'compose-tags-hint', class: 'muted small' }, t('tagsHint')), suggestions),
     h('div', { class: 'check' }, story, h('label', { for: 'compose-story' }, t('story'))),
     h('div', { class: 'check' }, location, h('label', { for: 'compose-location' }, t('location'))),
+    parentId ? null : h('div', { class: 'check' }, pollToggle, h('label', { for: 'compose-poll' }, t('poll'))),
+    parentId ? null : pollFields,
     problem,
     h('div', { class: 'row end' }, cancel, submit));
   const dialog = h('dialog', { class: 'sheet', 'aria-label': t('title') }, form);
@@ -198,10 +242,13 @@ export function openComposer({ onPosted, parentId = null, tags: givenTags = [] }
     if (!content.trim()) return problem.replaceChildren(h('p', { class: 'error', role: 'alert', test: 'error' }, t('empty')));
     if (graphemes(content) > 500) return problem.replaceChildren(h('p', { class: 'error', role: 'alert', test: 'error' }, t('tooLong')));
     if (tagList.length > 10) return problem.replaceChildren(h('p', { class: 'error', role: 'alert', test: 'error' }, t('tooManyTags')));
+    const poll = !parentId && pollToggle.checked ? pollBody(pollOptions.map((input) => input.value), pollMultiple.checked, pollClosing.value, firstTryAt ??= Date.now()) : null;
+    if (poll?.problem) return problem.replaceChildren(h('p', { class: 'error', role: 'alert', test: 'error' }, t(poll.problem)));
     submit.disabled = true;
     submit.textContent = t('posting');
     try {
       const body = { content, font: state.font, background: background ?? { default: 'paper-cream' }, tags: tagList, story: story.checked };
+      if (poll) body.poll = poll.poll;
       if (location.checked) {
         const position = await currentPosition();
         // The server keeps only the centre of a geohash-6 cell (about 1 km × 0.6 km in Seoul, never
@@ -217,7 +264,10 @@ export function openComposer({ onPosted, parentId = null, tags: givenTags = [] }
       onPosted(card);
     } catch (error) {
       // A definite refusal: the next try is a new request (it will differ), so it gets a new key.
-      if (error.status >= 400 && error.status < 500) idempotencyKey = crypto.randomUUID();
+      if (error.status >= 400 && error.status < 500) {
+        idempotencyKey = crypto.randomUUID();
+        firstTryAt = null;
+      }
       problem.replaceChildren(h('p', { class: 'error', role: 'alert', test: 'error' }, describe(error)));
       submit.disabled = false;
       submit.textContent = t('submit');
