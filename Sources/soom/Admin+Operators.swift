@@ -4,17 +4,17 @@ import SoomData
 import SoomDomain
 
 /// Runs one action on the operators' tables (`PostgresOperators`), printing its result.
-private func operate(_ options: DatabaseOptions, _ action: @escaping @Sendable (PostgresOperators) async throws -> String) async throws {
+func operate(_ options: DatabaseOptions, _ action: @escaping @Sendable (PostgresOperators) async throws -> String) async throws {
     try await administer(options) { database in try await action(PostgresOperators(database: database)) }
 }
 
 /// A time as the API shows it.
-private func shown(_ date: Date) -> String {
+func shown(_ date: Date) -> String {
     date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
 }
 
 /// An RFC 3339 time argument, with or without fractional seconds.
-private func parseTime(_ text: String) throws -> Date {
+func parseTime(_ text: String) throws -> Date {
     if let date = Date(rfc3339: text) { return date }
     throw ValidationError("\(text) is not an RFC 3339 time (such as 2026-12-01T03:00:00Z)")
 }

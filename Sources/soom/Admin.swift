@@ -27,13 +27,14 @@ extension Soom {
                   soom admin client-version set ios --latest 1.4.0 --minimum 1.2.0
                   soom admin maintenance on --until 2026-12-01T03:00:00Z
                   soom admin words add 욕설
+                  soom admin card post --content "새 기능 안내" --pin-until 2026-12-08T00:00:00Z   (prints the card's id)
 
-                What the server instances read (maintenance, client versions, refused words) reaches every \
+                What the server instances read (maintenance, client versions, refused words, pinned cards) reaches every \
                 running instance within two seconds.
                 """,
             subcommands: [
                 Reports.self, Hide.self, Unhide.self, Restrict.self, Unrestrict.self, Rings.self, UndoReports.self, Counts.self,
-                Notices.self, ClientVersion.self, Maintenance.self, Words.self,
+                Notices.self, ClientVersion.self, Maintenance.self, Words.self, Cards.self,
             ])
     }
 }

@@ -2294,6 +2294,8 @@ def test_polls_vote_change_counts_and_closed(browsers):
                     lambda: f"after withdrawing: {poll_state(voter, feed_card(voter, card_id))}")
         voter.click(voter.find_all("poll-option", feed_card(voter, card_id))[0])
         voter.until(lambda _: poll_state(voter, feed_card(voter, card_id))[0] == [0], "the vote for option 0 shows")
+        os.makedirs(SCREENSHOTS, exist_ok=True)
+        snapshot(voter, os.path.join(SCREENSHOTS, "poll.png"), scroll_to=voter.find_all("poll", feed_card(voter, card_id))[0])
     with step("after a reload the ballot is still the voter's, and the author sees the count"):
         voter.driver.refresh()
         voter.visible("feed", timeout=START_TIMEOUT)
@@ -2310,3 +2312,36 @@ def test_polls_vote_change_counts_and_closed(browsers):
         voter.visible("poll-closed", closed)
         assert all(not o.is_enabled() for o in voter.find_all("poll-option", closed)), "a closed poll takes no ballot"
         assert poll_state(voter, closed)[:2] == ([0], [1, 0, 0])
+
+
+def test_operator_card_pinned_with_badge(browsers):
+    browser = browsers("reader")
+    text = unique("운영 공지 카드")
+    with step("an operator posts a pinned card with `soom admin card post`"):
+        start(browser)
+        post(browser, unique("보통 카드"))
+        until = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + 3600))
+        card_id = admin("card", "post", "--content", text, "--pin-until", until)
+        assert re.fullmatch(r"[0-9a-f-]{36}", card_id), f"`card post` prints the id and nothing else: {card_id!r}"
+    with step("after a reload it leads the latest feed, pinned, with the operator's badge"):
+        time.sleep(SWITCH_DELAY)
+        browser.driver.refresh()
+        browser.visible("feed", timeout=START_TIMEOUT)
+        browser.until(lambda _: top_card_id(browser) == card_id, lambda: f"the pinned card {card_id} does not lead: {top_card_id(browser)}")
+        top = feed_card(browser, card_id)
+        browser.visible("pinned", top)
+        browser.visible("operator-badge", top)
+        os.makedirs(SCREENSHOTS, exist_ok=True)
+        snapshot(browser, os.path.join(SCREENSHOTS, "pinned-operator-card.png"))
+    with step("its author's profile carries the badge too"):
+        browser.click(top.find_element(By.CSS_SELECTOR, "a.author"))
+        browser.visible("profile", timeout=START_TIMEOUT)
+        browser.visible("operator-badge", browser.visible("profile"))
+    with step("unpinned, it is an ordinary card again"):
+        assert admin("card", "unpin", card_id).startswith("Unpinned")
+        time.sleep(SWITCH_DELAY)
+        browser.click("nav-home")
+        browser.driver.refresh()
+        browser.visible("feed", timeout=START_TIMEOUT)
+        card = feed_card(browser, card_id, timeout=START_TIMEOUT)
+        assert not browser.find_all("pinned", card), "an unpinned card still shows pinned"

@@ -105,7 +105,7 @@ enum CardRow {
         l.account_id IS NOT NULL AS liked_by_me,
         \(Self.commented(by: viewer)) AS commented_by_me,
         c.author_id = \(viewer) AS is_mine,
-        a.id, a.nickname, a.profile_image_kind, a.profile_image_ref,
+        a.id, a.nickname, a.profile_image_kind, a.profile_image_ref, a.is_operator,
         \(distance ?? "NULL::float8") AS distance,
         \(Self.poll(viewer: viewer)),
         \(Self.micros) AS micros
@@ -210,6 +210,7 @@ enum CardRow {
         let nickname = try cells.next(String.self)
         let authorImageKind = try cells.next(String?.self)
         let authorImageRef = try cells.next(String?.self)
+        let authorIsOperator = try cells.next(Bool.self)
         let distance = try cells.next(Double?.self)
         let poll = try Self.decodePoll(&cells)
         let micros = try cells.next(Int64.self)
@@ -220,7 +221,7 @@ enum CardRow {
             font: CardFont(rawValue: font) ?? .default,
             background: AccountRow.image(kind: backgroundKind, reference: backgroundRef) ?? .builtIn(name: backgroundRef),
             tags: tags,
-            author: UserSummary(id: authorID, nickname: nickname, profileImage: authorImage),
+            author: UserSummary(id: authorID, nickname: nickname, profileImage: authorImage, isOperator: authorIsOperator),
             parentID: parentID,
             parentDeleted: parentDeleted,
             createdAt: createdAt,

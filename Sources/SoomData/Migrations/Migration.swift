@@ -45,6 +45,7 @@ public struct Migration: Sendable, Equatable {
             ("0022_views_and_visits.sql", PackageResources._022_views_and_visits_sql),
             ("0023_my_comment_cards.sql", PackageResources._023_my_comment_cards_sql),
             ("0024_polls.sql", PackageResources._024_polls_sql),
+            ("0025_operator_cards.sql", PackageResources._025_operator_cards_sql),
         ]
         return try files.map { file in
             guard let version = Int(file.name.prefix(while: \.isNumber)) else { throw MigrationError.badFileName(file.name) }

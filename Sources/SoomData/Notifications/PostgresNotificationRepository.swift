@@ -35,13 +35,16 @@ public struct PostgresNotificationRepository: NotificationRepository {
             let until = try cells.next(Date?.self)
             let (actorID, actorNickname) = (try cells.next(UUID?.self), try cells.next(String?.self))
             let (actorImageKind, actorImageRef) = (try cells.next(String?.self), try cells.next(String?.self))
+            let actorIsOperator = try cells.next(Bool?.self) ?? false
             let notification = AccountNotification(
                 id: id,
                 type: NotificationType(rawValue: type) ?? .followed,
                 createdAt: createdAt,
                 read: read,
                 actor: actorID.flatMap { actorID in
-                    actorNickname.map { ProfileRow.user(id: actorID, nickname: $0, imageKind: actorImageKind, imageRef: actorImageRef) }
+                    actorNickname.map { ProfileRow.user(
+                        id: actorID, nickname: $0, imageKind: actorImageKind, imageRef: actorImageRef, isOperator: actorIsOperator)
+                    }
                 },
                 cardID: cardID,
                 tag: tag,

@@ -11,18 +11,27 @@ public struct PostgresOperators: OperatorRepository {
         self.database = database
     }
 
-    /// Every switch in one statement (each instance reads it every two seconds).
+    /// Every switch in one statement (each instance reads it every two seconds): the pinned
+    /// operator cards through `cards_pinned_idx`.
     public func switches() async throws -> OperatorSwitches.Settings {
         let rows = try await self.database.rows(
             """
+            WITH pinned AS (
+                SELECT c.id, c.created_at, c.pinned_until FROM cards c
+                WHERE c.pinned_until IS NOT NULL AND c.pinned_until > now() AND \(unescaped: CardRow.live)
+                ORDER BY c.created_at DESC, c.id DESC LIMIT \(OperatorSwitches.Pinned.shown))
             SELECT (SELECT until FROM maintenance),
                    coalesce((SELECT array_agg(platform || ' ' || latest || ' ' || minimum) FROM client_versions), '{}'),
-                   coalesce((SELECT array_agg(word ORDER BY added_at, word) FROM refused_words), '{}')
+                   coalesce((SELECT array_agg(word ORDER BY added_at, word) FROM refused_words), '{}'),
+                   ARRAY(SELECT id FROM pinned ORDER BY created_at DESC, id DESC),
+                   ARRAY(SELECT pinned_until FROM pinned ORDER BY created_at DESC, id DESC)
             """)
         var cells = RowCells(rows[0])
         let until = try cells.next(Date?.self)
         let versions = try cells.next([String].self)
         let words = try cells.next([String].self)
+        let pinnedCards = try cells.next([UUID].self)
+        let pinnedUntil = try cells.next([Date].self)
         var policies: [ClientPlatform: ClientVersionPolicy] = [:]
         for line in versions {
             let parts = line.split(separator: " ").map(String.init)
@@ -32,7 +41,9 @@ public struct PostgresOperators: OperatorRepository {
             else { continue }
             policies[platform] = ClientVersionPolicy(latest: latest, minimum: minimum)
         }
-        return OperatorSwitches.Settings(maintenanceUntil: until, clientVersions: policies, refusedWords: RefusedWords(words))
+        return OperatorSwitches.Settings(
+            maintenanceUntil: until, clientVersions: policies, refusedWords: RefusedWords(words),
+            pinned: zip(pinnedCards, pinnedUntil).map { OperatorSwitches.Pinned(card: $0, until: $1) })
     }
 
     public func notices(after position: FeedPosition?, limit: Int) async throws -> ListPage<Notice> {

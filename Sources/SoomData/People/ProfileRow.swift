@@ -8,7 +8,7 @@ enum ProfileRow {
     /// the viewer once, as a one-row table (`FROM (SELECT \(viewer)::uuid AS id) v, …`), which
     /// PostgreSQL folds away: the plan is the one with the value written in.
     static let select = """
-        a.id, a.nickname, a.profile_image_kind, a.profile_image_ref, a.bio, a.card_count, a.follower_count, a.following_count,
+        a.id, a.nickname, a.profile_image_kind, a.profile_image_ref, a.is_operator, a.bio, a.card_count, a.follower_count, a.following_count,
         EXISTS (SELECT 1 FROM follows x WHERE x.follower_id = v.id AND x.followee_id = a.id) AS is_following,
         EXISTS (SELECT 1 FROM follows x WHERE x.follower_id = a.id AND x.followee_id = v.id) AS is_followed_by,
         EXISTS (SELECT 1 FROM blocks x WHERE x.blocker_id = v.id AND x.blocked_id = a.id) AS is_blocked,
@@ -33,14 +33,14 @@ enum ProfileRow {
     }
 
     /// The columns `user` reads, of the account `a`.
-    static let userColumns = "a.id, a.nickname, a.profile_image_kind, a.profile_image_ref"
+    static let userColumns = "a.id, a.nickname, a.profile_image_kind, a.profile_image_ref, a.is_operator"
 
-    /// A `UserSummary` from the next cells: an account's ID, nickname and profile image kind and
-    /// reference (`userColumns`).
+    /// A `UserSummary` from the next cells: an account's ID, nickname, profile image kind and
+    /// reference, and whether it is the operator (`userColumns`).
     static func user(_ cells: inout RowCells) throws -> UserSummary {
         Self.user(
             id: try cells.next(UUID.self), nickname: try cells.next(String.self), imageKind: try cells.next(String?.self),
-            imageRef: try cells.next(String?.self))
+            imageRef: try cells.next(String?.self), isOperator: try cells.next(Bool.self))
     }
 
     /// `time` (an SQL timestamptz) as whole microseconds since 1970, exactly.
@@ -49,7 +49,7 @@ enum ProfileRow {
     }
 
     /// A `UserSummary` from an account's id, nickname and profile image kind and reference.
-    static func user(id: UUID, nickname: String, imageKind: String?, imageRef: String?) -> UserSummary {
-        UserSummary(id: id, nickname: nickname, profileImage: AccountRow.image(kind: imageKind, reference: imageRef))
+    static func user(id: UUID, nickname: String, imageKind: String?, imageRef: String?, isOperator: Bool = false) -> UserSummary {
+        UserSummary(id: id, nickname: nickname, profileImage: AccountRow.image(kind: imageKind, reference: imageRef), isOperator: isOperator)
     }
 }

@@ -12,6 +12,15 @@ extension Card {
             distanceMeters: self.distanceMeters, poll: self.poll?.seen(with: ballot), pinned: self.pinned)
     }
 
+    /// The card as it leads the latest feed's first page (`pinned`).
+    public func pinnedAtTop() -> Card {
+        Card(
+            id: self.id, content: self.content, font: self.font, background: self.background, tags: self.tags, author: self.author,
+            parentID: self.parentID, parentDeleted: self.parentDeleted, createdAt: self.createdAt, expiresAt: self.expiresAt,
+            likeCount: self.likeCount, commentCount: self.commentCount, viewCount: self.viewCount, likedByMe: self.likedByMe,
+            commentedByMe: self.commentedByMe, isMine: self.isMine, distanceMeters: self.distanceMeters, poll: self.poll, pinned: true)
+    }
+
     /// The card with its distance rounded up to its band (`DistanceBand`), as the nearby feed shows it.
     public func banded() -> Card {
         Card(

@@ -62,10 +62,13 @@ public struct UserSummary: Sendable, Equatable {
     public let id: UUID
     public let nickname: String
     public let profileImage: ImageReference?
+    /// The built-in operator account, which posts operator cards (`soom admin card post`).
+    public let isOperator: Bool
 
-    public init(id: UUID, nickname: String, profileImage: ImageReference?) {
+    public init(id: UUID, nickname: String, profileImage: ImageReference?, isOperator: Bool = false) {
         self.id = id
         self.nickname = nickname
         self.profileImage = profileImage
+        self.isOperator = isOperator
     }
 }

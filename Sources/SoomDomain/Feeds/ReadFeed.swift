@@ -14,9 +14,10 @@ public struct ReadFeed: Sendable {
         _ feed: Feed, page: PageRequest, viewer: UUID
     ) async throws -> (cards: [Card], nextCursor: String?, shared: SharedMemos?) {
         let position = try page.cursor.map { cursor throws(SoomError) in try FeedCursor.decode(cursor, for: feed) }
-        guard let result = try await self.read(feed, after: position, limit: page.limit, viewer: viewer) else {
+        guard var result = try await self.read(feed, after: position, limit: page.limit, viewer: viewer) else {
             throw SoomError(.notFound, code: "not_found", message: "There is no such card or account.")
         }
+        if case .latest = feed, position == nil { result = try await self.leadingPinned(result, viewer: viewer) }
         // Distances leave the domain only as bands: never a figure that could locate a cell's centre finer.
         let cards = if case .nearby = feed { result.cards.map { $0.banded() } } else { result.cards }
         return (cards, result.next.map { FeedCursor.encode($0, for: feed) }, result.shared)

@@ -29,6 +29,8 @@ public struct Nickname: Sendable, Hashable, CustomStringConvertible {
         "운영자", "운영진", "운영팀", "관리자", "관리인", "관리팀", "숨", "숨팀", "숨운영자", "공식", "고객센터", "시스템", "익명",
     ]
     static let reservedKeys = Set(reservedNames.map(reservedKey(for:)))
+    /// The built-in operator account's name: reserved, so that no one else can take it or a look-alike.
+    public static let operatorName = "운영자"
 
     /// The nickname as shown: trimmed, NFC.
     public let value: String

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// What operators switch at run time (`soom admin maintenance|client-version|words`), as this
+/// What operators switch at run time (`soom admin maintenance|client-version|words|card`), as this
 /// instance last read it. `OperatorSwitchesRefresher` reads the database's every two seconds, so
 /// an operator's change reaches every instance within that time, without a restart.
 public final class OperatorSwitches: Sendable {
@@ -12,11 +12,31 @@ public final class OperatorSwitches: Sendable {
         /// The operator's versions by platform; a platform left out is `ClientVersionPolicy.unset`.
         public var clientVersions: [ClientPlatform: ClientVersionPolicy]
         public var refusedWords: RefusedWords
+        /// The live operator cards pinned now, newest first, at most `Pinned.shown`, each with its pin's end.
+        public var pinned: [Pinned]
 
-        public init(maintenanceUntil: Date? = nil, clientVersions: [ClientPlatform: ClientVersionPolicy] = [:], refusedWords: RefusedWords = .none) {
+        public init(
+            maintenanceUntil: Date? = nil, clientVersions: [ClientPlatform: ClientVersionPolicy] = [:], refusedWords: RefusedWords = .none,
+            pinned: [Pinned] = []
+        ) {
             self.maintenanceUntil = maintenanceUntil
             self.clientVersions = clientVersions
             self.refusedWords = refusedWords
+            self.pinned = pinned
+        }
+    }
+
+    /// An operator card pinned to the top of the latest feed's first page until `until`.
+    public struct Pinned: Sendable, Equatable {
+        /// Pinned cards lead the first page at most this many at once (the newest).
+        public static let shown = 3
+
+        public let card: UUID
+        public let until: Date
+
+        public init(card: UUID, until: Date) {
+            self.card = card
+            self.until = until
         }
     }
 
@@ -37,6 +57,11 @@ public final class OperatorSwitches: Sendable {
     }
 
     public var refusedWords: RefusedWords { self.current.withLock { $0.refusedWords } }
+
+    /// The operator cards pinned at `now`, newest first.
+    public func pinnedCards(at now: Date) -> [UUID] {
+        self.current.withLock { $0.pinned }.filter { $0.until > now }.map(\.card)
+    }
 
     public func clientVersions(of platform: ClientPlatform) -> ClientVersionPolicy {
         self.current.withLock { $0.clientVersions[platform] } ?? .unset

@@ -86,7 +86,7 @@ struct PollBody: JSONWritable, Equatable {
     }
 }
 
-/// The contract's `UserSummary` = `{"id","nickname","profileImage"}`.
+/// The contract's `UserSummary` = `{"id","nickname","profileImage","isOperator"}`.
 struct UserSummaryBody: JSONWritable, Equatable {
     let user: UserSummary
 
@@ -96,8 +96,14 @@ struct UserSummaryBody: JSONWritable, Equatable {
         writer.endObject()
     }
 
-    /// `id`, `nickname` and `profileImage`, inside an object the caller opened (a `Profile` extends them).
+    /// `id`, `nickname`, `profileImage` and `isOperator`, inside an object the caller opened (a `Profile` extends them).
     static func writeMembers(of user: UserSummary, to writer: inout JSONWriter) {
+        Self.writeIdentity(of: user, to: &writer)
+        writer.member("isOperator", user.isOperator)
+    }
+
+    /// `id`, `nickname` and `profileImage` (`Me` has these, and no `isOperator`).
+    static func writeIdentity(of user: UserSummary, to writer: inout JSONWriter) {
         writer.member("id", user.id)
         writer.member("nickname", user.nickname)
         writer.member("profileImage", user.profileImage.map(ImageBody.init(reference:)))

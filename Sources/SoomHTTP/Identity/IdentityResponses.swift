@@ -11,7 +11,7 @@ enum IdentityResponses {
         func write(to writer: inout JSONWriter) {
             let account = self.account
             writer.beginObject()
-            UserSummaryBody.writeMembers(of: account.summary, to: &writer)
+            UserSummaryBody.writeIdentity(of: account.summary, to: &writer)
             writer.member("bio", account.bio)
             writer.member("createdAt", account.createdAt)
             writer.member("cardCount", account.cardCount)

@@ -13,13 +13,13 @@ const t = strings({
   ko: {
     like: '공감', unlike: '공감 취소', likes: '공감 {count}', comments: '댓글 {count}', views: '조회 {count}', commented: '내가 답함', story: '스토리',
     open: '카드 열기', empty: '아직 카드가 없어요.', loading: '불러오는 중…', distance: '{distance} 거리', deleted: '원래 카드가 삭제되었어요',
-    by: '{nickname}의 카드', tagLink: '#{tag} 태그 보기', loadMore: '더 보기', retry: '다시 불러오기',
+    by: '{nickname}의 카드', tagLink: '#{tag} 태그 보기', loadMore: '더 보기', retry: '다시 불러오기', operator: '운영', pinned: '고정',
   },
   en: {
     like: 'Like', unlike: 'Unlike', likes: { one: '{count} like', other: '{count} likes' },
     comments: { one: '{count} comment', other: '{count} comments' }, views: { one: '{count} view', other: '{count} views' }, commented: 'You answered', story: 'Story',
     open: 'Open card', empty: 'No cards yet.', loading: 'Loading…', distance: '{distance} away', deleted: 'The original card was deleted',
-    by: 'Card by {nickname}', tagLink: 'Cards tagged #{tag}', loadMore: 'Load more', retry: 'Try again',
+    by: 'Card by {nickname}', tagLink: 'Cards tagged #{tag}', loadMore: 'Load more', retry: 'Try again', operator: 'Official', pinned: 'Pinned',
   },
 });
 
@@ -120,6 +120,11 @@ export function composeCard(tags = []) {
   window.dispatchEvent(new CustomEvent('soom:compose', { detail: { tags } }));
 }
 
+/** The badge that marks the built-in operator account (`isOperator`), or null. */
+export function operatorBadge(user) {
+  return user?.isOperator ? h('span', { class: 'badge operator', test: 'operator-badge' }, t('operator')) : null;
+}
+
 /** The small round picture of a person. */
 export function avatar(user) {
   return user?.profileImage?.url
@@ -195,9 +200,11 @@ export function cardElement(card, { detail = false } = {}) {
   // "I answered this": shown when the reader wrote a live comment card on it.
   const answered = h('span', { class: 'badge commented', test: 'commented-by-me', hidden: !card.commentedByMe }, t('commented'));
   const poll = card.poll ? pollElement(card, (updated) => noteCardChange(card.id, { poll: updated })) : null;
-  const article = h('article', { class: detail ? 'card card-detail-card' : 'card', test: 'card', dataset: { cardId: card.id }, 'aria-label': t('by', { nickname: author?.nickname ?? '' }) },
+  const article = h('article', { class: `${detail ? 'card card-detail-card' : 'card'}${card.pinned ? ' pinned' : ''}`, test: 'card', dataset: { cardId: card.id }, 'aria-label': t('by', { nickname: author?.nickname ?? '' }) },
     h('header', { class: 'card-meta' },
       h('a', { class: 'author', href: href(`/users/${encodeURIComponent(author.id)}`) }, avatar(author), h('span', {}, author.nickname)),
+      operatorBadge(author),
+      card.pinned ? h('span', { class: 'badge pinned', test: 'pinned' }, t('pinned')) : null,
       h('time', { datetime: card.createdAt, title: new Date(card.createdAt).toLocaleString() }, relativeTime(card.createdAt, language())),
       card.expiresAt ? h('span', { class: 'badge' }, t('story')) : null,
       card.distanceMeters != null ? h('span', { class: 'badge' }, t('distance', { distance: distanceText(card.distanceMeters) })) : null),

@@ -5,7 +5,7 @@ import { h, replace, onReachEnd } from './dom.js';
 import { api, pager } from './api.js';
 import { strings } from './i18n.js';
 import { errorBox, retryBox } from './errors.js';
-import { cardList, avatar, emptyState } from './card.js';
+import { cardList, avatar, emptyState, operatorBadge } from './card.js';
 import { href, navigate } from './router.js';
 
 const t = strings({
@@ -161,6 +161,8 @@ export function render(main, params) {
 
   const title = h('h1', { class: 'profile-name', test: 'profile-nickname' }, t('title'));
   const picture = h('div', { class: 'profile-picture' });
+  // The operator account's badge (`isOperator`), beside the name.
+  const operator = h('span', { class: 'profile-operator' });
   const followsYou = h('span', { class: 'badge profile-follows-you', test: 'follows-you', hidden: true }, t('followsYou'));
   const bio = h('p', { class: 'profile-bio', test: 'profile-bio' });
   const blockedNote = h('p', { class: 'profile-blocked muted', test: 'blocked-note', hidden: true }, t('blockedNote'));
@@ -173,7 +175,7 @@ export function render(main, params) {
   const header = h('header', { class: 'profile-header', test: 'profile' },
     title,
     picture,
-    h('div', { class: 'profile-about' }, followsYou, bio, visits, blockedNote));
+    h('div', { class: 'profile-about' }, operator, followsYou, bio, visits, blockedNote));
   const lists = h('div', {});
 
   function makeTabs(next) {
@@ -191,6 +193,7 @@ export function render(main, params) {
   function show(next) {
     profile = next;
     title.textContent = next.nickname;
+    replace(operator, operatorBadge(next));
     const image = avatar(next);
     image.classList.add('profile-avatar');
     replace(picture, image);
