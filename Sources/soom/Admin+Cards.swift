@@ -34,7 +34,8 @@ extension Soom.Admin {
 
             func draft() throws -> CardDraft {
                 do {
-                    return try CardDraft(content: self.content, font: nil, background: .builtIn(self.background), tags: nil, story: nil, location: nil)
+                    return try CardDraft(
+                        content: self.content, font: nil, background: .builtIn(self.background), tags: nil, story: nil, location: nil)
                 } catch {
                     throw ValidationError("--\(error.field == "content" ? "content" : "background"): \(error.message)")
                 }
@@ -65,7 +66,9 @@ extension Soom.Admin {
             func run() async throws {
                 let id = self.id
                 try await operate(self.options) { operators in
-                    guard try await operators.unpin(cardID: id) else { throw ValidationError("no pinned card has the id \(id.uuidString.lowercased())") }
+                    guard try await operators.unpin(cardID: id) else {
+                        throw ValidationError("no pinned card has the id \(id.uuidString.lowercased())")
+                    }
                     return "Unpinned \(id.uuidString.lowercased())."
                 }
             }

@@ -43,7 +43,8 @@ struct OperatorCardTests {
                     try await firstPage(client).ids.prefix(3) == [operatorCards[3], operatorCards[2], operatorCards[1]]
                 }
                 let page = try await firstPage(client)
-                #expect(page.ids == [operatorCards[3], operatorCards[2], operatorCards[1], userCards[2], userCards[1]], "three pinned, then the limit")
+                #expect(
+                    page.ids == [operatorCards[3], operatorCards[2], operatorCards[1], userCards[2], userCards[1]], "three pinned, then the limit")
                 #expect(page.pinned == [true, true, true, false, false])
                 let items = page.body["items"] as? [[String: Any]] ?? []
                 #expect(items.prefix(3).allSatisfy { ($0["author"] as? [String: Any])?["isOperator"] as? Bool == true })
@@ -67,7 +68,8 @@ struct OperatorCardTests {
             // Unpinned, and a pin that ran out: gone from the top within seconds, on both instances.
             #expect(try await database.withOperators { try await $0.unpin(cardID: UUID(uuidString: operatorCards[3])!) })
             #expect(try await database.withOperators { try await $0.unpin(cardID: UUID(uuidString: operatorCards[3])!) } == false)
-            try await database.execute("UPDATE cards SET pinned_until = now() - interval '1 second' WHERE id = \(UUID(uuidString: operatorCards[2])!)")
+            try await database.execute(
+                "UPDATE cards SET pinned_until = now() - interval '1 second' WHERE id = \(UUID(uuidString: operatorCards[2])!)")
             for client in [one, two] as [any TestClientProtocol] {
                 try await eventually("the unpin reaches the instance", timeout: .seconds(5)) {
                     try await firstPage(client).ids.prefix(2) == [operatorCards[1], operatorCards[0]]

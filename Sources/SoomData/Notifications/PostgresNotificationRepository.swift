@@ -42,8 +42,9 @@ public struct PostgresNotificationRepository: NotificationRepository {
                 createdAt: createdAt,
                 read: read,
                 actor: actorID.flatMap { actorID in
-                    actorNickname.map { ProfileRow.user(
-                        id: actorID, nickname: $0, imageKind: actorImageKind, imageRef: actorImageRef, isOperator: actorIsOperator)
+                    actorNickname.map {
+                        ProfileRow.user(
+                            id: actorID, nickname: $0, imageKind: actorImageKind, imageRef: actorImageRef, isOperator: actorIsOperator)
                     }
                 },
                 cardID: cardID,
