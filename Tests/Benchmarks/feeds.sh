@@ -8,7 +8,8 @@
 # device, and measures with wrk, in one run, 32 connections each:
 #   GET /healthz (the reference), GET /v1/feeds/latest?limit=20 (first page and a deep cursor,
 #   half-way down the feed), GET /v1/cards/{id} (random cards), POST /v1/cards, PUT like (random cards),
-#   PUT poll/vote (64 polls of four options by the first device, a random option from one of the others).
+#   GET /v1/cards/{id} and PUT poll/vote on 64 polls of four options by the first device (then 25
+#   plain cards on top, so the first page holds what it did), a random option from one of the others.
 # Prints requests/s, p50/p99 and the server's peak resident memory. Stops the server at the end.
 #
 # Settings (environment):
@@ -87,6 +88,9 @@ open(f"{work}/cards.txt", "w").write("\n".join(ids) + "\n")
 polls = [call("POST", "/v1/cards", {"content": f"벤치마크 투표 {n}", "background": {"default": "sea-calm"},
                                    "poll": {"options": ["가", "나", "다", "라"]}}, token=token)["id"] for n in range(64)]
 open(f"{work}/polls.txt", "w").write("\n".join(polls) + "\n")
+# Then plain cards on top, so that the latest feed's first page holds what it held before polls.
+for n in range(25):
+    call("POST", "/v1/cards", {"content": f"벤치마크 카드 {n}", "background": {"default": "sea-calm"}}, token=token)
 PY
 TOKEN=$(cat "$WORK/token")
 
@@ -114,6 +118,7 @@ request = function()
     local id = ids[math.random(#ids)]
     local writer = {["Authorization"] = "Bearer " .. tokens[math.random(#tokens)]}
     if mode == "like" then return wrk.format("PUT", "/v1/cards/" .. id .. "/like", writer) end
+    if mode == "polldetail" then return wrk.format("GET", "/v1/cards/" .. polls[math.random(#polls)]) end
     if mode == "vote" then
         -- Any device but the first, which posted the polls.
         local voter = {["Authorization"] = "Bearer " .. tokens[math.random(2, #tokens)]}
@@ -150,6 +155,7 @@ run "GET latest (deep cursor)" -H "$AUTH" "$URL/v1/feeds/latest?limit=20&cursor=
 export MODE=detail; run "GET /v1/cards/{id}" -s "$WORK/random.lua" "$URL"
 export MODE=post; run "POST /v1/cards" -s "$WORK/random.lua" "$URL"
 export MODE=like; run "PUT like" -s "$WORK/random.lua" "$URL"
+export MODE=polldetail; run "GET poll card" -s "$WORK/random.lua" "$URL"
 export MODE=vote; run "PUT poll/vote" -s "$WORK/random.lua" "$URL"
 sleep 1
 echo "server peak RSS: $(( $(cat "$WORK/peak-rss" 2>/dev/null || echo 0) / 1024 )) MiB   (cards at start: $TOTAL; results in $WORK)" | tee -a "$WORK/results.txt"

@@ -76,6 +76,34 @@ struct ViewerMarkCacheTests {
         #expect(later == [true, false, false])
     }
 
+    @Test("a book answers myVotes too: the viewer's ballot on the page's polls, nothing on a card without one")
+    func ballots() {
+        let cache = Self.listening()
+        let poll = Poll(
+            options: [.init(text: "가", voteCount: 2), .init(text: "나", voteCount: 1)], multiple: true, voterCount: 2, myVotes: .none,
+            closesAt: nil, closed: false)
+        let plain = FeedPageCacheTests.card()
+        let polled = FeedPageCacheTests.card()
+        let withPoll = Card(
+            id: polled.id, content: polled.content, font: polled.font, background: polled.background, tags: [], author: polled.author,
+            parentID: nil, parentDeleted: false, createdAt: polled.createdAt, expiresAt: nil, likeCount: 0, commentCount: 0, likedByMe: false,
+            isMine: false, distanceMeters: nil, poll: poll)
+        cache.store(
+            ViewerMarks(liked: [:], ballots: [withPoll.id: Ballot(bits: 3), plain.id: Ballot(bits: 1)], blocked: false, guarded: false),
+            of: Self.viewer, readAt: Self.start, seenAt: Self.start, ticket: cache.ticket())
+        let page = Self.page([withPoll, plain])
+        guard case .marks(let marks) = cache.marks(of: Self.viewer, on: page, at: Self.start) else {
+            Issue.record("no marks from the book")
+            return
+        }
+        #expect(marks.ballots == [withPoll.id: Ballot(bits: 3)])
+        let seen = page.seen(by: Self.viewer, marks: marks, at: Self.start).cards
+        #expect(seen[0].poll?.myVotes.indexes == [0, 1] && seen[0].poll?.voterCount == 2)
+        #expect(seen[1].poll == nil)
+        // Another viewer's page of the same shared cards carries no ballot.
+        #expect(page.seen(by: UUID(), marks: .none, at: Self.start).cards[0].poll?.myVotes == Ballot.none)
+    }
+
     @Test("a liked card shows the count read with the book on a page read before it, the page's own on a page read after")
     func likeCounts() {
         let cache = Self.listening()

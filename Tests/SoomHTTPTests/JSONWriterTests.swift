@@ -69,7 +69,10 @@ struct JSONWriterTests {
             id: UUID(), content: "x", font: .default, background: .upload(id: "bg"), tags: [],
             author: UserSummary(id: UUID(), nickname: "n", profileImage: nil), parentID: nil, parentDeleted: false,
             createdAt: Date(timeIntervalSince1970: 0), expiresAt: Date(timeIntervalSince1970: 86_400), likeCount: 0, commentCount: 7,
-            likedByMe: false, isMine: true, distanceMeters: nil)
+            likedByMe: false, isMine: true, distanceMeters: nil,
+            poll: Poll(
+                options: [.init(text: "가 \"나\"", voteCount: 2), .init(text: "b", voteCount: 1)], multiple: true, voterCount: 2,
+                myVotes: Ballot(bits: 3), closesAt: Date(timeIntervalSince1970: 3_600), closed: true))
         var writer = JSONWriter()
         CardListBody(cards: [card, plain], nextCursor: "abc").write(to: &writer)
         let list = try #require(try Self.parse(writer) as? [String: Any])
@@ -80,8 +83,9 @@ struct JSONWriterTests {
         #expect(
             Set(first.keys) == [
                 "id", "content", "font", "background", "tags", "author", "parentId", "parentDeleted", "createdAt", "expiresAt", "likeCount",
-                "commentCount", "viewCount", "likedByMe", "commentedByMe", "isMine", "distanceMeters",
+                "commentCount", "viewCount", "likedByMe", "commentedByMe", "isMine", "distanceMeters", "poll", "pinned",
             ])
+        #expect(first["poll"] is NSNull && first["pinned"] as? Bool == false)
         #expect(first["id"] as? String == card.id.uuidString.lowercased())
         #expect(first["content"] as? String == card.content)
         #expect(first["font"] as? String == "serif")
@@ -104,19 +108,29 @@ struct JSONWriterTests {
         #expect(second["tags"] as? [String] == [])
         #expect(second["expiresAt"] as? String == "1970-01-02T00:00:00.000Z")
         #expect((second["author"] as? [String: Any])?["profileImage"] is NSNull)
+        #expect((second["author"] as? [String: Any])?["isOperator"] as? Bool == false)
+        let poll = try #require(second["poll"] as? [String: Any])
+        #expect(Set(poll.keys) == ["options", "multiple", "voterCount", "myVotes", "closesAt", "closed"])
+        #expect((poll["options"] as? [[String: Any]])?.map { $0["text"] as? String } == ["가 \"나\"", "b"])
+        #expect((poll["options"] as? [[String: Any]])?.map { $0["voteCount"] as? Int } == [2, 1])
+        #expect(poll["multiple"] as? Bool == true && poll["voterCount"] as? Int == 2 && poll["closed"] as? Bool == true)
+        #expect(poll["myVotes"] as? [Int] == [0, 1] && poll["closesAt"] as? String == "1970-01-01T01:00:00.000Z")
 
         var empty = JSONWriter()
         CardListBody(cards: [], nextCursor: nil).write(to: &empty)
         #expect(String(buffer: empty.buffer) == #"{"items":[],"nextCursor":null}"#)
 
-        // Cards from kept cards or nearby chunk entries: each card's common members are written
-        // once into its memo; each reader's distance and flags (and a count their own like made
-        // newer) are their own, and the bytes are what writing each card gives.
+        // Cards from kept cards or nearby chunk entries: each card's common members (a poll's
+        // included) are written once into its memo; each reader's distance, flags and ballot (and a
+        // count their own like made newer) are their own, and the bytes are what writing each card gives.
         let memos = [JSONMemo<SharedCardJSON>(), JSONMemo<SharedCardJSON>()]
-        let readers: [(UUID, Double, Int?)] = [(card.author.id, 300, nil), (plain.author.id, 2_000, card.likeCount + 1), (UUID(), 100, nil)]
-        for (viewer, metres, likeCount) in readers {
+        let readers: [(UUID, Double, Int?, Ballot)] = [
+            (card.author.id, 300, nil, .none), (plain.author.id, 2_000, card.likeCount + 1, Ballot(bits: 2)), (UUID(), 100, nil, Ballot(bits: 1)),
+        ]
+        for (viewer, metres, likeCount, ballot) in readers {
             let page = [card, plain].map {
-                $0.measured(metres).seen(by: viewer, liked: likeCount != nil && $0.id == card.id, likeCount: $0.id == card.id ? likeCount : nil)
+                $0.measured(metres).seen(
+                    by: viewer, liked: likeCount != nil && $0.id == card.id, likeCount: $0.id == card.id ? likeCount : nil, ballot: ballot)
             }
             var direct = JSONWriter()
             CardListBody(cards: page, nextCursor: nil).write(to: &direct)

@@ -9,13 +9,16 @@ struct CardBody: JSONWritable, Equatable {
 
     func write(to writer: inout JSONWriter) {
         Self.writeCommon(self.card, to: &writer)
+        Self.writeViewerPoll(self.card, to: &writer)
         Self.writeDistance(self.card, to: &writer)
         Self.writeViewerFlags(self.card, to: &writer)
     }
 
     /// The opening brace and every member that is the same for all readers, the object left open
-    /// (a nearby card's distance is each reader's own). Members come in this order so that a kept
-    /// card's shared part can be written once for all its readers; JSON objects are unordered.
+    /// (a nearby card's distance is each reader's own), and last the poll's shared members with
+    /// the poll object left open too (`writeViewerPoll` adds the reader's ballot and closes it).
+    /// Members come in this order so that a kept card's shared part can be written once for all
+    /// its readers; JSON objects are unordered.
     static func writeCommon(_ card: Card, to writer: inout JSONWriter) {
         writer.beginObject()
         writer.member("id", card.id)
@@ -34,6 +37,20 @@ struct CardBody: JSONWritable, Equatable {
         writer.member("likeCount", card.likeCount)
         writer.member("commentCount", card.commentCount)
         writer.member("viewCount", card.viewCount)
+        writer.key("poll")
+        if let poll = card.poll {
+            writer.beginObject()
+            PollBody.writeShared(poll, to: &writer)
+        } else {
+            writer.null()
+        }
+    }
+
+    /// The reader's ballot (`myVotes`) and the poll's closing brace; nothing for a card without a poll.
+    static func writeViewerPoll(_ card: Card, to writer: inout JSONWriter) {
+        guard let poll = card.poll else { return }
+        PollBody.writeMyVotes(poll, to: &writer)
+        writer.endObject()
     }
 
     /// `distanceMeters`.
@@ -47,13 +64,11 @@ struct CardBody: JSONWritable, Equatable {
         }
     }
 
-    /// The reader's own members (the poll carries their ballot; only the latest feed's first page
-    /// pins), and the closing brace.
+    /// The reader's own members (only the latest feed's first page pins), and the closing brace.
     static func writeViewerFlags(_ card: Card, to writer: inout JSONWriter) {
         writer.member("likedByMe", card.likedByMe)
         writer.member("commentedByMe", card.commentedByMe)
         writer.member("isMine", card.isMine)
-        writer.member("poll", card.poll.map(PollBody.init(poll:)))
         writer.member("pinned", card.pinned)
         writer.endObject()
     }
@@ -65,24 +80,34 @@ struct PollBody: JSONWritable, Equatable {
 
     func write(to writer: inout JSONWriter) {
         writer.beginObject()
+        Self.writeShared(self.poll, to: &writer)
+        Self.writeMyVotes(self.poll, to: &writer)
+        writer.endObject()
+    }
+
+    /// The members every reader sees alike, inside an object the caller opened.
+    static func writeShared(_ poll: Poll, to writer: inout JSONWriter) {
         writer.key("options")
         writer.beginArray()
-        for option in self.poll.options {
+        for option in poll.options {
             writer.beginObject()
             writer.member("text", option.text)
             writer.member("voteCount", option.voteCount)
             writer.endObject()
         }
         writer.endArray()
-        writer.member("multiple", self.poll.multiple)
-        writer.member("voterCount", self.poll.voterCount)
+        writer.member("multiple", poll.multiple)
+        writer.member("voterCount", poll.voterCount)
+        writer.member("closesAt", poll.closesAt)
+        writer.member("closed", poll.closed)
+    }
+
+    /// `myVotes`: the reader's own.
+    static func writeMyVotes(_ poll: Poll, to writer: inout JSONWriter) {
         writer.key("myVotes")
         writer.beginArray()
-        for index in self.poll.myVotes.indexes { writer.int(index) }
+        for index in poll.myVotes.indexes { writer.int(index) }
         writer.endArray()
-        writer.member("closesAt", self.poll.closesAt)
-        writer.member("closed", self.poll.closed)
-        writer.endObject()
     }
 }
 
@@ -153,8 +178,11 @@ struct CardListBody: JSONWritable, Equatable {
                 // may use the memo but not fill it.
                 let written = card.likedByMe ? memo.peek() : memo.value { SharedCardJSON(card) }
                 // The memo belongs to the entry this card came from.
-                guard let written, written.id == card.id, written.likeCount == card.likeCount else { return CardBody(card: card).write(to: &writer) }
+                guard let written, written.id == card.id, written.likeCount == card.likeCount, written.hasPoll == (card.poll != nil) else {
+                    return CardBody(card: card).write(to: &writer)
+                }
                 writer.openObject(written.members)
+                CardBody.writeViewerPoll(card, to: &writer)
                 CardBody.writeDistance(card, to: &writer)
                 CardBody.writeViewerFlags(card, to: &writer)
             }
@@ -168,11 +196,14 @@ struct CardListBody: JSONWritable, Equatable {
 struct SharedCardJSON: Sendable {
     let id: UUID
     let likeCount: Int
+    /// The members end inside an open poll object (`CardBody.writeCommon`).
+    let hasPoll: Bool
     let members: [UInt8]
 
     init(_ card: Card) {
         self.id = card.id
         self.likeCount = card.likeCount
+        self.hasPoll = card.poll != nil
         var writer = JSONWriter(capacity: 768)
         CardBody.writeCommon(card, to: &writer)
         self.members = writer.bytes
