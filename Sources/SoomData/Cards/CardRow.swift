@@ -96,15 +96,29 @@ enum CardRow {
     /// key; `OFFSET 0` stops PostgreSQL from turning it into a hashed subplan that reads every
     /// live card once per page (it did so in generic plans whenever it expected many rows).
     static func select(viewer: String, distance: String? = nil) -> String {
+        Self.columns(viewer: viewer, distance: distance)
+    }
+
+    /// `select` for cards as everyone sees them (kept and shared: `likedByMe`, `commentedByMe` and
+    /// `isMine` false, no ballot), with `sharedJoins`: no probe for a viewer.
+    static func sharedSelect(distance: String? = nil) -> String {
+        Self.columns(viewer: nil, distance: distance)
+    }
+
+    /// The joins `sharedSelect` needs, after `cards c`: the author `a`.
+    static let sharedJoins = "JOIN accounts a ON a.id = c.author_id"
+
+    /// `select`'s columns; for no viewer, theirs are constants.
+    private static func columns(viewer: String?, distance: String?) -> String {
         """
         c.id, c.content, c.font, c.background_kind, c.background_ref, c.tags, c.parent_id,
         (c.parent_id IS NOT NULL AND NOT EXISTS (
             SELECT 1 FROM cards p WHERE p.id = c.parent_id AND (p.expires_at IS NULL OR p.expires_at > now()) AND p.hidden_at IS NULL
             OFFSET 0)) AS parent_deleted,
         c.created_at, c.expires_at, c.like_count, c.comment_count, c.view_count,
-        l.account_id IS NOT NULL AS liked_by_me,
-        \(Self.commented(by: viewer)) AS commented_by_me,
-        c.author_id = \(viewer) AS is_mine,
+        \(viewer == nil ? "false" : "l.account_id IS NOT NULL") AS liked_by_me,
+        \(viewer.map(Self.commented(by:)) ?? "false") AS commented_by_me,
+        \(viewer.map { "c.author_id = \($0)" } ?? "false") AS is_mine,
         a.id, a.nickname, a.profile_image_kind, a.profile_image_ref, a.is_operator,
         \(distance ?? "NULL::float8") AS distance,
         \(Self.poll(viewer: viewer)),
@@ -114,12 +128,15 @@ enum CardRow {
 
     /// A poll's columns (all NULL for a card without one), and the viewer's ballot on it: one probe
     /// of `poll_ballots_pkey`, only for a card with a poll (`OFFSET 0`, as for `parent_deleted`).
-    static func poll(viewer: String) -> String {
-        """
-        c.poll_options, c.poll_multiple, c.poll_votes, c.poll_voters, c.poll_closes_at, c.poll_closes_at <= now() AS poll_closed,
-        CASE WHEN c.poll_options IS NOT NULL THEN (
-            SELECT b.choices FROM poll_ballots b WHERE b.card_id = c.id AND b.account_id = \(viewer) OFFSET 0) END AS my_choices
-        """
+    static func poll(viewer: String?) -> String {
+        let ballot =
+            viewer.map {
+                "CASE WHEN c.poll_options IS NOT NULL THEN (SELECT b.choices FROM poll_ballots b WHERE b.card_id = c.id AND b.account_id = \($0) OFFSET 0) END"
+            } ?? "NULL::int2"
+        return """
+            c.poll_options, c.poll_multiple, c.poll_votes, c.poll_voters, c.poll_closes_at, c.poll_closes_at <= now() AS poll_closed,
+            \(ballot) AS my_choices
+            """
     }
 
     /// The poll from `poll(viewer:)`'s columns; nil for a card without one.

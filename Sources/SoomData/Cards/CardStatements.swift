@@ -28,25 +28,21 @@ enum CardStatements {
         }
     }
 
-    /// Cards by ID as everyone sees them (`nobody`: `PostgresCardRepository.nobody`),
-    /// only live ones: the kept cards of details and following pages (`FeedPageCache`). Probes of
-    /// the `cards` and `accounts` primary keys.
+    /// Cards by ID as everyone sees them (`CardRow.sharedSelect`), only live ones: the kept cards
+    /// of details and feed pages (`FeedPageCache`). Probes of the `cards` and `accounts` primary keys.
     struct Shared: CardRowStatement {
         static let sql: String = {
             var parameters = Parameters()
             let ids = parameters.next()
-            let nobody = parameters.next()
             return
-                "SELECT \(CardRow.select(viewer: nobody)) FROM cards c \(CardRow.joins(viewer: nobody)) WHERE c.id = ANY(\(ids)::uuid[]) AND \(CardRow.live)"
+                "SELECT \(CardRow.sharedSelect()) FROM cards c \(CardRow.sharedJoins) WHERE c.id = ANY(\(ids)::uuid[]) AND \(CardRow.live)"
         }()
 
         let ids: [UUID]
-        let nobody: UUID
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 2)
+            var bindings = PostgresBindings(capacity: 1)
             bindings.append(self.ids)
-            bindings.append(self.nobody)
             return bindings
         }
     }

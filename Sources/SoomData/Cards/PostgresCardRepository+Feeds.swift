@@ -17,13 +17,9 @@ extension PostgresCardRepository {
         }
     }
 
-    /// The account no one is (account IDs are random version-4 UUIDs, never all zeros): a shared
-    /// page's cards are stored as it sees them, with `likedByMe` and `isMine` false.
-    static let nobody = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
-
     public func sharedCards(_ ids: [UUID]) async throws -> [Card] {
         guard !ids.isEmpty else { return [] }
-        return try await self.database.rows(CardStatements.Shared(ids: ids, nobody: Self.nobody)).map(\.card)
+        return try await self.database.rows(CardStatements.Shared(ids: ids)).map(\.card)
     }
 
     public func viewerMarks(of viewer: UUID, cards: [UUID], authors: [UUID]) async throws -> ViewerMarks {

@@ -156,13 +156,12 @@ enum NearbyStatements {
         let keys: [NearbyChunk.Key]
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 5)
+            var bindings = PostgresBindings(capacity: 4)
             let positions = self.keys.map { $0.after ?? .top }
             bindings.append(self.keys.map(\.prefix))
             bindings.append(positions.map(\.createdAtMicros))
             bindings.append(positions.map(\.id))
             bindings.append(self.keys.map(\.size))
-            bindings.append(PostgresCardRepository.nobody)
             return bindings
         }
 
@@ -178,10 +177,10 @@ enum NearbyStatements {
 
     static func chunkText(length: Int) -> String {
         var parameters = Parameters()
-        let (prefixes, micros, ids, sizes, nobody) = (parameters.next(), parameters.next(), parameters.next(), parameters.next(), parameters.next())
+        let (prefixes, micros, ids, sizes) = (parameters.next(), parameters.next(), parameters.next(), parameters.next())
         let prefix = length == 6 ? "c.geo_cell" : "left(c.geo_cell, \(length))"
         return """
-            SELECT \(CardRow.select(viewer: "\(nobody)::uuid")), k.ord, c.geo_latitude, c.geo_longitude
+            SELECT \(CardRow.sharedSelect()), k.ord, c.geo_latitude, c.geo_longitude
             FROM unnest(\(prefixes)::text[], \(micros)::int8[], \(ids)::uuid[], \(sizes)::int8[]) WITH ORDINALITY AS k (prefix, micros, id, size, ord)
             CROSS JOIN LATERAL (
                 SELECT c.id, c.created_at FROM cards c
@@ -189,7 +188,7 @@ enum NearbyStatements {
                   AND (c.created_at, c.id) < (timestamptz 'epoch' + k.micros * interval '1 microsecond', k.id)
                   AND \(CardRow.live)
                 ORDER BY c.created_at DESC, c.id DESC LIMIT k.size) n
-            JOIN cards c ON c.id = n.id \(CardRow.joins(viewer: "\(nobody)::uuid"))
+            JOIN cards c ON c.id = n.id \(CardRow.sharedJoins)
             ORDER BY k.ord, n.created_at DESC, n.id DESC
             """
     }
