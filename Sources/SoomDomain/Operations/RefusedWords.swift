@@ -6,21 +6,22 @@
 public struct RefusedWords: Sendable, Equatable {
     /// The words as the operator wrote them, in the order given.
     public let words: [String]
-    /// Their folded forms, each non-empty.
-    let keys: [String]
+    /// Their folded forms' UTF-8, each non-empty.
+    let keys: [[UInt8]]
 
     public static let none = RefusedWords([])
 
     public init(_ words: [String]) {
         self.words = words
-        self.keys = words.map(Self.key(for:)).filter { !$0.isEmpty }
+        self.keys = words.map { Array(Self.key(for: $0).utf8) }.filter { !$0.isEmpty }
     }
 
-    /// Whether `text` contains a refused word.
+    /// Whether `text` contains a refused word: a search of the folded forms' bytes (both sides are
+    /// NFKC, so equal text is equal bytes; every post's tags are checked, so no `Character` walk).
     public func refuses(_ text: String) -> Bool {
         guard !self.keys.isEmpty else { return false }
-        let folded = Self.key(for: text)
-        return self.keys.contains { folded.contains($0) }
+        let folded = Array(Self.key(for: text).utf8)
+        return self.keys.contains { folded.firstRange(of: $0) != nil }
     }
 
     /// - Throws: `422 validation_failed` naming `field` when a tag contains a refused word.
