@@ -32,7 +32,7 @@ struct BlockTests {
             #expect(try await database.scalar("SELECT count(*)::int FROM follows") == 0)
 
             let blocks = try await client.allPages("/v1/me/blocks", token: tokens[0])
-            #expect(blocks.map(\.id) == [b] && Set(blocks[0].keys) == ["id", "nickname", "profileImage"])
+            #expect(blocks.map(\.id) == [b] && Set(blocks[0].keys) == ["id", "nickname", "profileImage", "isOperator"])
             #expect(try await client.allPages("/v1/me/blocks", token: tokens[1]).isEmpty)
 
             let unblocked = try await client.relate(tokens[0], "block", b, false)

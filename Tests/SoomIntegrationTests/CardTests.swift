@@ -23,15 +23,18 @@ struct CardTests {
             #expect(
                 Set(card.keys) == [
                     "id", "content", "font", "background", "tags", "author", "parentId", "parentDeleted", "createdAt",
-                    "expiresAt", "likeCount", "commentCount", "viewCount", "likedByMe", "commentedByMe", "isMine", "distanceMeters",
+                    "expiresAt", "likeCount", "commentCount", "viewCount", "likedByMe", "commentedByMe", "isMine", "distanceMeters", "poll",
+                    "pinned",
                 ])
+            #expect(card["poll"] is NSNull && card["pinned"] as? Bool == false)
             #expect(card["content"] as? String == "  첫 카드\n둘째 줄 ")
             #expect(card["font"] as? String == "serif")
             #expect(card["tags"] as? [String] == ["하늘", "Sky", "바다"])
             #expect(card["parentId"] is NSNull && card["expiresAt"] is NSNull && card["distanceMeters"] is NSNull)
             #expect(card["isMine"] as? Bool == true && card["likedByMe"] as? Bool == false)
             #expect((card["background"] as? [String: Any])?["url"] as? String == "/v1/images/defaults/sea-wave")
-            #expect(Set(((card["author"] as? [String: Any]) ?? [:]).keys) == ["id", "nickname", "profileImage"])
+            #expect(Set(((card["author"] as? [String: Any]) ?? [:]).keys) == ["id", "nickname", "profileImage", "isOperator"])
+            #expect((card["author"] as? [String: Any])?["isOperator"] as? Bool == false)
             let read = try await client.send(.get, "/v1/cards/\(card.id)", token: token)
             #expect(read.status == .ok)
             #expect(try read.object["content"] as? String == card["content"] as? String)

@@ -138,8 +138,11 @@ struct OperatorTests {
             #expect(try await database.withOperators { try await $0.addRefusedWord("고래밥") })
             #expect(try await database.withOperators { try await $0.addRefusedWord("고 래 밥") } == false)
             #expect(try await database.withOperators { try await $0.removeRefusedWord("SHIT") } == ["shit"])
-            try await eventually("the list's change reaches the server") {
-                try await client.send(.post, "/v1/nicknames/validation", json: ["nickname": "고래.밥"]).object["reason"] as? String == "not_allowed"
+            // Both changes (two transactions, which a reading of the list may fall between).
+            try await eventually("the list's changes reach the server") {
+                let added = try await client.send(.post, "/v1/nicknames/validation", json: ["nickname": "고래.밥"]).object["reason"] as? String
+                let removed = try await client.send(.post, "/v1/nicknames/validation", json: ["nickname": "shit"]).object["reason"] as? String
+                return added == "not_allowed" && removed != "not_allowed"
             }
             #expect(try await client.send(.put, "/v1/tags/SHIT/favorite", token: token).status == .ok)
             // Emptied, the list refuses nothing.

@@ -19,7 +19,7 @@ struct PeopleTests {
             let object = try profile.object
             #expect(
                 Set(object.keys) == [
-                    "id", "nickname", "profileImage", "bio", "cardCount", "followerCount", "followingCount",
+                    "id", "nickname", "profileImage", "isOperator", "bio", "cardCount", "followerCount", "followingCount",
                     "isFollowing", "isFollowedBy", "isBlocked", "isMe", "visitCount", "visitsToday",
                 ])
             #expect(object["followerCount"] as? Int == 1 && object["followingCount"] as? Int == 0)
