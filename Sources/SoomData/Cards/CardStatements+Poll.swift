@@ -6,13 +6,14 @@ extension CardStatements {
     /// A ballot cast, changed or withdrawn (`choices` 0) and the poll's counters moved, in one call
     /// of `cast_ballot` (migration 0024), which locks the voter's account and then the card and
     /// only then reads the earlier ballot: exact under any concurrency. One row: the outcome, and
-    /// for `ok` the poll as it is after the change with the voter's choices.
+    /// for `ok` the poll as it is after the change with the voter's choices, in `CardRow.poll`'s
+    /// columns (open: a closed poll takes no ballot).
     struct CastBallot: NamedStatement {
         static let sql: String = {
             var parameters = Parameters()
             let (card, voter, choices) = (parameters.next(), parameters.next(), parameters.next())
             return """
-                SELECT outcome, options, multiple, votes, voters, closes_at, choices
+                SELECT outcome, options, multiple, votes, voters, closes_at, false, choices::int2
                 FROM cast_ballot(\(card)::uuid, \(voter)::uuid, \(choices)::int)
                 """
         }()
@@ -34,16 +35,7 @@ extension CardStatements {
             var cells = RowCells(row)
             switch try cells.next(String.self) {
             case "ok":
-                let options = try cells.next([String].self)
-                let multiple = try cells.next(Bool.self)
-                let votes = try cells.next([Int].self)
-                let voters = try cells.next(Int.self)
-                let closesAt = try cells.next(Date?.self)
-                let choices = try cells.next(Int.self)
-                return .voted(
-                    Poll(
-                        options: zip(options, votes).map { Poll.Option(text: $0, voteCount: $1) }, multiple: multiple, voterCount: voters,
-                        myVotes: Ballot(bits: choices), closesAt: closesAt, closed: false))
+                return try CardRow.decodePoll(&cells).map(VoteOutcome.voted) ?? .notFound
             case "author": return .author
             case "closed": return .closed
             case "invalid": return .invalid

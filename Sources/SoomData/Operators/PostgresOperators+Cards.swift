@@ -47,6 +47,9 @@ extension PostgresOperators {
         }
     }
 
+    /// The pinned live cards `c` now (`cards_pinned_idx`), as the feed and `pinnedCards` read them.
+    static let pinnedNow = "c.pinned_until IS NOT NULL AND c.pinned_until > now() AND \(CardRow.live)"
+
     /// Ends the pin of an operator card; false when no such card is pinned.
     public func unpin(cardID: UUID) async throws -> Bool {
         let rows = try await self.database.rows(
@@ -60,8 +63,7 @@ extension PostgresOperators {
         try await self.database.rows(
             """
             SELECT c.id, c.pinned_until, c.content FROM cards c
-            WHERE c.pinned_until IS NOT NULL AND c.pinned_until > now() AND \(unescaped: CardRow.live)
-            ORDER BY c.created_at DESC, c.id DESC
+            WHERE \(unescaped: Self.pinnedNow) ORDER BY c.created_at DESC, c.id DESC
             """
         ).map { row in
             let (id, until, content) = try RowCells.decode(row, UUID.self, Date.self, String.self)

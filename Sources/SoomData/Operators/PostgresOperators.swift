@@ -18,8 +18,7 @@ public struct PostgresOperators: OperatorRepository {
             """
             WITH pinned AS (
                 SELECT c.id, c.created_at, c.pinned_until FROM cards c
-                WHERE c.pinned_until IS NOT NULL AND c.pinned_until > now() AND \(unescaped: CardRow.live)
-                ORDER BY c.created_at DESC, c.id DESC LIMIT \(OperatorSwitches.Pinned.shown))
+                WHERE \(unescaped: Self.pinnedNow) ORDER BY c.created_at DESC, c.id DESC LIMIT \(OperatorSwitches.Pinned.shown))
             SELECT (SELECT until FROM maintenance),
                    coalesce((SELECT array_agg(platform || ' ' || latest || ' ' || minimum) FROM client_versions), '{}'),
                    coalesce((SELECT array_agg(word ORDER BY added_at, word) FROM refused_words), '{}'),

@@ -1,6 +1,8 @@
 import Foundation
 
-/// A card or comment card as a viewer sees it (the contract's `Card`).
+/// A card or comment card as a viewer sees it (the contract's `Card`). What the card is stays as
+/// read; what varies by reader or page (the viewer's flags and ballot, a newer like count, the
+/// distance, the pin) is set through `Card+Viewer.swift`.
 public struct Card: Sendable, Equatable {
     public let id: UUID
     public let content: String
@@ -14,20 +16,20 @@ public struct Card: Sendable, Equatable {
     public let createdAt: Date
     /// Stories only.
     public let expiresAt: Date?
-    public let likeCount: Int
+    public internal(set) var likeCount: Int
     public let commentCount: Int
     /// Distinct accounts other than the author that opened the card (may lag a few seconds: `ViewLog`).
     public let viewCount: Int
-    public let likedByMe: Bool
+    public internal(set) var likedByMe: Bool
     /// The viewer wrote a live comment card on this card.
-    public let commentedByMe: Bool
-    public let isMine: Bool
+    public internal(set) var commentedByMe: Bool
+    public internal(set) var isMine: Bool
     /// Filled only by the nearby feed.
-    public let distanceMeters: Double?
+    public internal(set) var distanceMeters: Double?
     /// Top-level cards with a poll only.
-    public let poll: Poll?
+    public internal(set) var poll: Poll?
     /// An operator card leading the first page of the latest feed.
-    public let pinned: Bool
+    public internal(set) var pinned: Bool
 
     public init(
         id: UUID, content: String, font: CardFont, background: ImageReference, tags: [String], author: UserSummary, parentID: UUID?,

@@ -16,6 +16,11 @@ public struct CardDraft: Sendable, Equatable {
     /// Stories expire this long after creation.
     public static let storyLifetime: TimeInterval = 24 * 60 * 60
 
+    /// When the card, posted at `postedAt`, expires: a story's end; nil for any other card.
+    public func expiry(postedAt: Date) -> Date? {
+        self.isStory ? postedAt.addingTimeInterval(Self.storyLifetime) : nil
+    }
+
     /// - Throws: `422 validation_failed` naming the field for every broken rule.
     public init(
         content: String, font: String?, background: ImageChoice, tags: [String]?, story: Bool?, location: (latitude: Double, longitude: Double)?,

@@ -82,7 +82,7 @@ public struct NewCard: Sendable, Equatable {
         self.pollClosesAt = pollClosesAt
     }
 
-    public var expiresAt: Date? { self.draft.isStory ? self.createdAt.addingTimeInterval(CardDraft.storyLifetime) : nil }
+    public var expiresAt: Date? { self.draft.expiry(postedAt: self.createdAt) }
 
     /// The card as its author sees it right after posting: no likes, no comment cards yet.
     public var asPosted: Card {

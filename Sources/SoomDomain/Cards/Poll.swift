@@ -20,7 +20,7 @@ public struct Poll: Sendable, Equatable {
     public let multiple: Bool
     public let voterCount: Int
     /// The viewer's ballot; empty when they have none (and for everyone on a shared page).
-    public let myVotes: Ballot
+    public internal(set) var myVotes: Ballot
     /// Nil: it never closes (a story's poll closes with the story, at its `expiresAt`).
     public let closesAt: Date?
     public let closed: Bool
@@ -36,9 +36,9 @@ public struct Poll: Sendable, Equatable {
 
     /// The poll with `ballot` as the viewer's own.
     public func seen(with ballot: Ballot) -> Poll {
-        Poll(
-            options: self.options, multiple: self.multiple, voterCount: self.voterCount, myVotes: ballot, closesAt: self.closesAt, closed: self.closed
-        )
+        var poll = self
+        poll.myVotes = ballot
+        return poll
     }
 }
 

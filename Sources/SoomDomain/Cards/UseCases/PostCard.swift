@@ -18,8 +18,7 @@ public struct PostCard: Sendable {
         }
         if draft.poll != nil, parentID != nil { throw SoomError.validationFailed(field: "poll", "A comment card cannot carry a poll.") }
         let createdAt = self.environment.stamp
-        let storyEnd = draft.isStory ? createdAt.addingTimeInterval(CardDraft.storyLifetime) : nil
-        let pollClosesAt = try draft.poll?.closing(postedAt: createdAt, storyEnd: storyEnd)
+        let pollClosesAt = try draft.poll?.closing(postedAt: createdAt, storyEnd: draft.expiry(postedAt: createdAt))
         let card = NewCard(id: UUID(), author: author.summary, parentID: parentID, draft: draft, createdAt: createdAt, pollClosesAt: pollClosesAt)
         switch try await self.environment.cards.create(card, idempotency: idempotency) {
         case .created(let card): return .stored(card)
