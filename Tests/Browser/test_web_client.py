@@ -2296,6 +2296,10 @@ def test_polls_vote_change_counts_and_closed(browsers):
         voter.until(lambda _: poll_state(voter, feed_card(voter, card_id))[0] == [0], "the vote for option 0 shows")
         os.makedirs(SCREENSHOTS, exist_ok=True)
         snapshot(voter, os.path.join(SCREENSHOTS, "poll.png"), scroll_to=voter.find_all("poll", feed_card(voter, card_id))[0])
+        viewport(voter, *DESKTOP, mobile=False)
+        assert horizontal_overflow(voter, "a poll at desktop size") is None
+        snapshot(voter, os.path.join(SCREENSHOTS, "poll-desktop.png"), scroll_to=voter.find_all("poll", feed_card(voter, card_id))[0])
+        viewport(voter, WIDTH, HEIGHT, mobile=True)
     with step("after a reload the ballot is still the voter's, and the author sees the count"):
         voter.driver.refresh()
         voter.visible("feed", timeout=START_TIMEOUT)
@@ -2333,6 +2337,9 @@ def test_operator_card_pinned_with_badge(browsers):
         browser.visible("operator-badge", top)
         os.makedirs(SCREENSHOTS, exist_ok=True)
         snapshot(browser, os.path.join(SCREENSHOTS, "pinned-operator-card.png"))
+        viewport(browser, *DESKTOP, mobile=False)
+        snapshot(browser, os.path.join(SCREENSHOTS, "pinned-operator-card-desktop.png"))
+        viewport(browser, WIDTH, HEIGHT, mobile=True)
     with step("its author's profile carries the badge too"):
         browser.click(top.find_element(By.CSS_SELECTOR, "a.author"))
         browser.visible("profile", timeout=START_TIMEOUT)
