@@ -79,6 +79,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                // A live stream ends as soon as the server begins to shut down.
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             exclude: ["Resources/backgrounds-src"],
             resources: [.embedInCode("Resources/openapi.yaml"), .embedInCode("Resources/backgrounds"), .embedInCode("Resources/web")],

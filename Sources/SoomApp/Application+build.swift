@@ -41,6 +41,7 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
         tags: PostgresTagRepository(database: database), rankingCacheLifetime: configuration.tagRankingCacheLifetime, switches: switches)
     let people = PeopleEnvironment(people: PostgresPeopleRepository(database: database), viewerMarks: marks, feedPages: feedPages, views: views)
     let notifications = PostgresNotificationRepository(database: database)
+    let live = LiveNotifications()
     let digest = OpenSSLContentDigest.sha256Hex
 
     // Background work, once the schema is migrated. The session and marks caches are used only
@@ -61,6 +62,8 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
             operators: operators, switches: switches, interval: configuration.operatorSwitchesInterval, startAfter: migrated, logger: logger),
         ViewFlushJob(
             views: views, storage: PostgresViews(database: database), interval: configuration.viewFlushInterval, startAfter: migrated, logger: logger),
+        LiveNotificationListener(
+            database: configuration.database, notifications: notifications, live: live, startAfter: migrated, logger: databaseLogger),
     ]
     let jobs: [any Service] =
         configuration.backgroundJobs
@@ -68,7 +71,7 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
             PopularRankingJob(cards: cardRepository, startAfter: migrated, logger: logger),
             StoryExpiryJob(cards: cards.cards, startAfter: migrated, logger: logger),
             PollClosingJob(cards: cards.cards, startAfter: migrated, logger: logger),
-            FavoriteTagNotificationsJob(notifications: notifications, startAfter: migrated, logger: logger),
+            NewCardNotificationsJob(notifications: notifications, startAfter: migrated, logger: logger),
             ExpiredRecordsJob(identity: identityRepository, cards: cardRepository, startAfter: migrated, logger: logger),
             RetentionJob(notifications: notifications, identity: identityRepository, images: images, startAfter: migrated, logger: logger),
             PhotoScrubJob(images: images, digest: digest, startAfter: migrated, logger: logger),
@@ -78,7 +81,8 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
 
     // HTTP
     let router = buildRouter(
-        identity: identity, cards: cards, tags: tags, people: people, notifications: notifications, images: images, operators: operators,
+        identity: identity, cards: cards, tags: tags, people: people, notifications: notifications, live: live,
+        streamKeepAlive: configuration.streamKeepAlive, images: images, operators: operators,
         switches: switches, readiness: database,
         digest: digest, catalog: EndpointCatalog(), rateLimits: configuration.rateLimits, trustForwardedFor: configuration.trustForwardedFor,
         metricsToken: configuration.metricsToken)

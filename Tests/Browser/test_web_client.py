@@ -2352,3 +2352,62 @@ def test_operator_card_pinned_with_badge(browsers):
         browser.visible("feed", timeout=START_TIMEOUT)
         card = feed_card(browser, card_id, timeout=START_TIMEOUT)
         assert not browser.find_all("pinned", card), "an unpinned card still shows pinned"
+
+
+def notification_ids(browser):
+    return [e.get_attribute("data-id") for e in browser.find_all("notification")]
+
+
+def test_notifications_arrive_live_and_settings_hold(browsers):
+    alice, bob = browsers("listener"), browsers("liker")
+    with step("A posts and opens the notifications screen; B likes the card"):
+        start(alice)
+        card_id = post(alice, unique("실시간 알림"))
+        alice.click("notifications")
+        alice.visible("notifications-empty")
+        start(bob)
+        toggle_like(bob, feed_card(bob, card_id), 1)
+    with step("the notification appears on A's open screen and badge within 3 s (live, not the 15 s poll)"):
+        first = alice.until(lambda _: notification_ids(alice) or None, "no notification arrived live", 3)
+        alice.until(lambda _: (unread(alice) or 0) >= 1, lambda: f"the badge stays at {unread(alice)!r}", 3)
+    with step("the server drops the stream (its listener's connection ends); the page reconnects and replays"):
+        sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'soom-notification-listener'")
+        time.sleep(0.5)
+        open_card(bob, feed_card(bob, card_id))
+        comment(bob, unique("댓글 카드"))
+        alice.until(lambda _: len(notification_ids(alice)) >= 2, lambda: f"after the drop: {notification_ids(alice)}", 15)
+        assert notification_ids(alice)[1:] == first, "the new one goes on top, the old one stays"
+    with step("the browser goes offline and back: the stream comes back and nothing is missed"):
+        alice.driver.execute_cdp_cmd("Network.enable", {})
+        alice.driver.execute_cdp_cmd("Network.emulateNetworkConditions",
+                                     {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        bob.click(detail_card(bob, card_id).find_element(By.CSS_SELECTOR, "a.author"))
+        bob.click(bob.visible("follow", timeout=START_TIMEOUT))
+        bob.until(lambda _: bob.visible("follow").get_attribute("data-following") == "true", "B does not follow A")
+        time.sleep(1)
+        alice.driver.execute_cdp_cmd("Network.emulateNetworkConditions",
+                                     {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        alice.until(lambda _: len(notification_ids(alice)) >= 3, lambda: f"after going online: {notification_ids(alice)}", 40)
+        assert alice.find_all("notification")[0].get_attribute("data-type") == "followed"
+    with step("A switches likes off and sets quiet hours on the settings screen; both hold after a reload"):
+        alice.click("notification-settings")
+        box = alice.visible("setting-cardLiked")
+        assert box.is_selected(), "every kind is on at first"
+        box.click()
+        alice.until(lambda _: "저장" in text_of(alice.visible("settings-status")) or "Saved" in text_of(alice.visible("settings-status")),
+                    "the change is not saved")
+        alice.click("setting-quiet")
+        alice.until(lambda _: sql("SELECT count(*) FROM notification_settings WHERE quiet_start IS NOT NULL AND 'card_liked' = ANY (muted)") == "1",
+                    "the muted likes and the quiet hours are not stored")
+        os.makedirs(SCREENSHOTS, exist_ok=True)
+        snapshot(alice, os.path.join(SCREENSHOTS, "notification-settings.png"))
+        viewport(alice, *DESKTOP, mobile=False)
+        assert horizontal_overflow(alice, "the notification settings at desktop size") is None
+        snapshot(alice, os.path.join(SCREENSHOTS, "notification-settings-desktop.png"))
+        viewport(alice, WIDTH, HEIGHT, mobile=True)
+        alice.driver.refresh()
+        assert not alice.visible("setting-cardLiked", timeout=START_TIMEOUT).is_selected()
+        assert alice.visible("setting-quiet").is_selected()
+        assert alice.visible("setting-followed").is_selected()
+        shown = glitches(alice, "the notification settings")
+        assert not shown, "shown to people:\n" + "\n".join(shown)

@@ -53,7 +53,7 @@ struct NotificationFloodTests {
                 }
                 try await group.waitForAll()
             }
-            _ = try await database.withNotificationRepository { try await $0.deliverFavoriteTagNotifications(limit: 1000) }
+            _ = try await database.withNotificationRepository { try await $0.deliverNewCardNotifications(limit: 1000) }
             let unread = try await client.notifications(victim, unread: true)
             #expect(unread.filter { $0["type"] as? String == "card_commented" }.count == 3, "one per commenter and card")
             #expect(unread.filter { $0["type"] as? String == "favorite_tag_used" }.count == 1, "one per tag")
@@ -61,7 +61,7 @@ struct NotificationFloodTests {
             #expect(try await client.send(.post, "/v1/notifications/read-all", token: victim).status == .noContent)
             try await client.postCard(flooders[0], "또 댓글", parent: card)
             try await client.postCard(flooders[0], "또 태그", extra: ["tags": ["조용"]])
-            _ = try await database.withNotificationRepository { try await $0.deliverFavoriteTagNotifications(limit: 1000) }
+            _ = try await database.withNotificationRepository { try await $0.deliverNewCardNotifications(limit: 1000) }
             let again = try await client.notifications(victim, unread: true)
             #expect(again.filter { $0["type"] as? String == "card_commented" }.count == 1)
             #expect(again.filter { $0["type"] as? String == "favorite_tag_used" }.count == 1)

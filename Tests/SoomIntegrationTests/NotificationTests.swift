@@ -83,7 +83,7 @@ struct NotificationTests {
             #expect(try await database.scalar("SELECT count(*)::int FROM tag_notification_outbox") == 0)
             let card = try await client.postCard(poster, "하늘과 바다", extra: ["tags": ["sea", "#하늘"]])
             #expect(try await database.scalar("SELECT count(*)::int FROM tag_notification_outbox") == 1)
-            _ = try await database.withNotificationRepository { try await $0.deliverFavoriteTagNotifications(limit: 50) }
+            _ = try await database.withNotificationRepository { try await $0.deliverNewCardNotifications(limit: 50) }
             #expect(try await database.scalar("SELECT count(*)::int FROM tag_notification_outbox") == 0)
             let items = try await client.notifications(fan)
             #expect(items.count == 1)

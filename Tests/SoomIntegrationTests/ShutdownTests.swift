@@ -81,6 +81,59 @@ struct ShutdownTests {
             try await TestPostgres.shared.drop(database)
         }
     }
+
+    @Test("open notification streams end at once when the server shuts down, and do not delay it")
+    func streamsEndOnShutdown() async throws {
+        try await TestAppSlots.withSlot {
+            var database = try await TestPostgres.shared.makeDatabase()
+            database.maximumConnections = 4
+            let test = TestDatabase(configuration: database)
+            let tokens = try await test.makeAccounts(3)
+            let port = PortBox()
+            var configuration = AppConfiguration(
+                hostname: "127.0.0.1", port: 0, database: database, logLevel: .warning, migrateOnStart: false, backgroundJobs: false,
+                rateLimits: nil)
+            configuration.onServerRunning = { port.set($0) }
+            let app = try buildApplication(configuration)
+            let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "soom-shutdown-test")))
+            let running = Task { try await group.run() }
+            let listening = try await port.wait()
+            let client = HTTPClient(eventLoopGroupProvider: .singleton)
+            let ended = AcknowledgedIDs()
+            var streams: [Task<Void, Never>] = []
+            for token in tokens {
+                let (openedStream, opened) = AsyncStream.makeStream(of: Void.self)
+                streams.append(
+                    Task {
+                        var request = HTTPClientRequest(url: "http://127.0.0.1:\(listening)/v1/notifications/stream")
+                        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+                        // The listener may still be connecting: a 503 is tried again.
+                        for _ in 0..<50 {
+                            guard let response = try? await client.execute(request, timeout: .seconds(60)) else { break }
+                            guard response.status == .ok else {
+                                try? await Task.sleep(for: .milliseconds(100))
+                                continue
+                            }
+                            opened.finish()
+                            do { for try await _ in response.body {} } catch {}
+                            ended.append(UUID())
+                            return
+                        }
+                        opened.finish()
+                    })
+                for await _ in openedStream {}
+            }
+            let started = ContinuousClock.now
+            await group.triggerGracefulShutdown()
+            try await running.value
+            let took = started.duration(to: .now)
+            for stream in streams { await stream.value }
+            try await client.shutdown()
+            #expect(ended.ids.count == tokens.count, "every stream was open, and ended")
+            #expect(took < .seconds(3), "shutdown took \(took)")
+            try await TestPostgres.shared.drop(database)
+        }
+    }
 }
 
 /// The port the server listens on, once it does.

@@ -13,7 +13,9 @@ extension CardStatements {
     /// its tags (`card_tags` rows, `tags.usage_count` + 1 each; the rows' trigger counts the tags'
     /// authors, migration 0018), notifies the parent's author (one unread notification per
     /// commenter and card), and
-    /// queues the favourite-tag notifications when another account favours one of the tags, and
+    /// queues the card's notifications (`following_posted` for a top-level card whose author has
+    /// followers, `favorite_tag_used` when another account favours one of its tags: one row, however
+    /// many are to hear of it), and
     /// fans a top-level card out to the following inboxes of its author's wide followers
     /// (`fan_out_card`, migration 0013) — all or nothing.
     ///
@@ -51,7 +53,7 @@ extension CardStatements {
             let pollMultiple = parameters.next() + "::boolean"
             let pollClosesAt = parameters.next() + "::timestamptz"
             return """
-                WITH author AS (SELECT id, restricted_until FROM accounts WHERE id = \(author) FOR NO KEY UPDATE),
+                WITH author AS (SELECT id, restricted_until, follower_count FROM accounts WHERE id = \(author) FOR NO KEY UPDATE),
                 restriction AS (SELECT restricted_until AS until FROM author WHERE restricted_until > now()),
                 background_ok AS (
                     SELECT EXISTS (SELECT 1 FROM author) AND NOT EXISTS (SELECT 1 FROM restriction) AND (\(backgroundKind) = 'default'
@@ -91,10 +93,11 @@ extension CardStatements {
                     ON CONFLICT (recipient_id, actor_id, card_id) WHERE type = 'card_commented' AND NOT read DO NOTHING),
                 fanned AS (
                     SELECT fan_out_card(\(card), \(author), \(createdAt)) AS n FROM inserted WHERE parent_id IS NULL),
-                favorite_tag_outbox AS (
+                new_card_outbox AS (
                     INSERT INTO tag_notification_outbox (card_id, created_at)
-                    SELECT \(card), \(createdAt) WHERE EXISTS (SELECT 1 FROM inserted) AND EXISTS (
-                        SELECT 1 FROM favorite_tags f WHERE f.tag_key = ANY (\(keys)) AND f.account_id <> \(author)))
+                    SELECT \(card), \(createdAt) WHERE EXISTS (SELECT 1 FROM inserted)
+                      AND ((\(parent) IS NULL AND (SELECT follower_count FROM author) > 0) OR EXISTS (
+                        SELECT 1 FROM favorite_tags f WHERE f.tag_key = ANY (\(keys)) AND f.account_id <> \(author))))
                 SELECT (SELECT count(*) FROM inserted)::int, (SELECT ok FROM background_ok), EXISTS (SELECT 1 FROM author),
                        (SELECT until FROM restriction), (SELECT coalesce(sum(n), 0) FROM fanned)::int
                 """

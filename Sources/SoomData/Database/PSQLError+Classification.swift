@@ -45,7 +45,7 @@ extension PSQLError {
         "images_owner_id_fkey", "sessions_account_id_fkey", "transfer_codes_account_id_fkey", "cards_author_id_fkey",
         "likes_account_id_fkey", "idempotency_keys_account_id_fkey", "favorite_tags_account_id_fkey", "follows_follower_id_fkey",
         "blocks_blocker_id_fkey", "reports_reporter_id_fkey", "notifications_actor_id_fkey", "card_views_viewer_id_fkey",
-        "profile_visits_visitor_id_fkey", "poll_ballots_account_id_fkey",
+        "profile_visits_visitor_id_fkey", "poll_ballots_account_id_fkey", "notification_settings_account_id_fkey",
     ]
     /// … and those that name someone else (left alone: their writers check the target themselves).
     static let targetAccountReferences: Set<String> = [

@@ -32,7 +32,7 @@ public struct AccountNotification: Sendable, Equatable {
     }
 }
 
-/// The seven kinds of notification. Nobody is notified of their own actions, nor across a block.
+/// The eight kinds of notification. Nobody is notified of their own actions, nor across a block.
 public enum NotificationType: String, Sendable, Equatable, CaseIterable {
     /// Someone liked the recipient's card (who is never shown); at most one unread per liker and
     /// card, and an unread one goes away when its like is withdrawn.
@@ -44,6 +44,9 @@ public enum NotificationType: String, Sendable, Equatable, CaseIterable {
     /// The actor posted a card carrying a tag among the recipient's favourites; at most one unread
     /// per recipient and tag (the first such card since the recipient last read it).
     case favoriteTagUsed = "favorite_tag_used"
+    /// Someone the recipient follows (the actor) posted a top-level card; at most one unread per
+    /// recipient and actor (the first such card since the recipient last read one).
+    case followingPosted = "following_posted"
     /// A poll the recipient voted in or posted closed (`cardID` nil when it closed with its story,
     /// which is gone).
     case pollClosed = "poll_closed"

@@ -2,13 +2,18 @@ import Foundation
 import Hummingbird
 import SoomDomain
 
-/// The caller's notifications: list (all or unread), count the unread, mark one read, mark all read.
+/// The caller's notifications: list (all or unread), count the unread, mark one read, mark all
+/// read, follow them live; and the settings of what is pushed and streamed.
 struct NotificationReactor: Reactor {
     enum Action: Sendable {
         case list(unreadOnly: Bool, PageRequest)
         case countUnread
         case markRead(UUID)
         case markAllRead
+        /// Open the live stream, replaying what came after the last event the client saw.
+        case stream(lastEventID: UUID?)
+        case readSettings
+        case changeSettings(NotificationSettings.Change)
     }
 
     enum Mutation: Sendable {
@@ -16,17 +21,25 @@ struct NotificationReactor: Reactor {
         case countedUnread(UnreadNotifications)
         case markedRead(UUID)
         case markedAllRead
+        /// Open, with its replay; it ends when the caller's session expires.
+        case streamOpened(NotificationStream)
+        case settingsRead(NotificationSettings)
+        case settingsChanged(NotificationSettings)
     }
 
     enum State: Sendable, Equatable {
         case page([AccountNotification], nextCursor: String?)
         case unread(UnreadNotifications)
+        case stream(NotificationStream)
+        case settings(NotificationSettings)
         /// `204`.
         case done
     }
 
     let caller: Authenticate.Caller
     let notifications: any NotificationRepository
+    let live: LiveNotifications
+    let keepAlive: Duration
 
     func mutate(action: Action) async throws -> [Mutation] {
         let recipient = self.caller.account.id
@@ -42,6 +55,16 @@ struct NotificationReactor: Reactor {
         case .markAllRead:
             try await MarkNotificationsRead(self.notifications).all(recipient: recipient)
             return [.markedAllRead]
+        case .stream(let lastEventID):
+            let opened = try await OpenNotificationStream(self.notifications, live: self.live)(account: recipient, lastEventID: lastEventID)
+            return [
+                .streamOpened(
+                    NotificationStream(stream: opened.stream, replay: opened.replay, closesAt: self.caller.expiresAt, keepAlive: self.keepAlive))
+            ]
+        case .readSettings:
+            return [.settingsRead(try await NotificationSettingsActions(self.notifications).read(account: recipient))]
+        case .changeSettings(let change):
+            return [.settingsChanged(try await NotificationSettingsActions(self.notifications).change(account: recipient, change))]
         }
     }
 
@@ -52,6 +75,8 @@ struct NotificationReactor: Reactor {
         case (_, .loaded(let items, let next)): .page(items, nextCursor: next)
         case (_, .countedUnread(let counts)): .unread(counts)
         case (_, .markedRead), (_, .markedAllRead): .done
+        case (_, .settingsRead(let settings)), (_, .settingsChanged(let settings)): .settings(settings)
+        case (_, .streamOpened(let stream)): .stream(stream)
         }
     }
 }
@@ -64,6 +89,10 @@ extension NotificationReactor.State: ResponseState {
             return JSON.response(.ok, writing: body, capacity: body.capacity)
         case .unread(let counts):
             return JSON.response(.ok, writing: UnreadBody(counts: counts), capacity: 192)
+        case .stream(let stream):
+            return stream.response()
+        case .settings(let settings):
+            return JSON.response(.ok, writing: NotificationSettingsBody(settings: settings), capacity: 256)
         case .done:
             return Response(status: .noContent)
         }

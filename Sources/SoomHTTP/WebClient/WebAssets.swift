@@ -21,7 +21,8 @@ struct WebAssets: Sendable {
         ("compose.js", PackageResources.compose_js), ("backgrounds.js", PackageResources.backgrounds_js), ("detail.js", PackageResources.detail_js),
         ("start.js", PackageResources.start_js), ("tags.js", PackageResources.tags_js), ("profile.js", PackageResources.profile_js),
         ("me.js", PackageResources.me_js), ("notifications.js", PackageResources.notifications_js), ("account.js", PackageResources.account_js),
-        ("status.js", PackageResources.status_js), ("poll.js", PackageResources.poll_js),
+        ("status.js", PackageResources.status_js), ("poll.js", PackageResources.poll_js), ("live.js", PackageResources.live_js),
+        ("settings.js", PackageResources.settings_js),
     ]
 
     /// The release's version: 16 hex digits of the SHA-256 over every file's name and bytes.

@@ -63,3 +63,56 @@ public struct MarkNotificationsRead: Sendable {
         try await self.notifications.markAllRead(recipient: recipient)
     }
 }
+
+/// The caller's notification settings: read, or changed field by field.
+public struct NotificationSettingsActions: Sendable {
+    let notifications: any NotificationRepository
+
+    public init(_ notifications: any NotificationRepository) {
+        self.notifications = notifications
+    }
+
+    public func read(account: UUID) async throws -> NotificationSettings {
+        try await self.notifications.settings(for: account)
+    }
+
+    /// Applies only what `change` names; the settings after it.
+    public func change(account: UUID, _ change: NotificationSettings.Change) async throws -> NotificationSettings {
+        try await self.notifications.changeSettings(for: account, change)
+    }
+}
+
+/// Opens a live stream of the caller's new notifications, first replaying what a reconnecting
+/// client missed.
+public struct OpenNotificationStream: Sendable {
+    let notifications: any NotificationRepository
+    let live: LiveNotifications
+
+    /// The most notifications a reconnection replays (the newest).
+    public static let replayLimit = 50
+
+    public init(_ notifications: any NotificationRepository, live: LiveNotifications) {
+        self.notifications = notifications
+        self.live = live
+    }
+
+    /// The stream, open before the replay is read so that nothing made meanwhile is missed (a
+    /// notification both replayed and streamed is sent once: `NotificationStream` skips it), and
+    /// the replay: those made after `lastEventID` that the caller's settings allow.
+    /// - Throws: `503 database_unavailable` while this instance does not hear new notifications.
+    public func callAsFunction(account: UUID, lastEventID: UUID?) async throws -> (
+        stream: LiveNotifications.Stream, replay: [AccountNotification]
+    ) {
+        guard let stream = self.live.open(account: account) else {
+            throw SoomError.databaseUnavailable(reason: "new notifications are not heard")
+        }
+        guard let lastEventID else { return (stream, []) }
+        do {
+            let missed = try await self.notifications.replay(for: account, after: lastEventID, limit: Self.replayLimit)
+            return (stream, missed.filter { $0.settings.allows($0.notification.type) }.map(\.notification))
+        } catch {
+            self.live.close(stream)
+            throw error
+        }
+    }
+}

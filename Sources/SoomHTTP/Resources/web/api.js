@@ -126,6 +126,46 @@ export async function api(method, path, { body, auth = true, headers = {} } = {}
   return json;
 }
 
+/**
+ * Opens a streaming GET (Server-Sent Events) with the session, renewing it once on a 401 like
+ * `api`. Returns the open Response; throws `ApiError` for a refusal or a network failure.
+ * `signal` aborts it.
+ */
+export async function openStream(path, { lastEventID = null, signal } = {}) {
+  const attempt = async () => {
+    const headers = { Accept: 'text/event-stream' };
+    if (token) headers.Authorization = `Bearer ${token}`;
+    if (lastEventID) headers['Last-Event-ID'] = lastEventID;
+    const used = token;
+    try {
+      return { used, response: await fetch(`/v1${path}`, { headers, credentials: 'omit', cache: 'no-store', signal }) };
+    } catch (error) {
+      if (error?.name === 'AbortError') throw error;
+      throw new ApiError(0, 'network', '');
+    }
+  };
+  if (renewing) await renewing.catch(() => {});
+  let { used, response } = await attempt();
+  if (response.status === 401 && used && renewSession) {
+    if (token === used) await renew();
+    else if (renewing) await renewing;
+    ({ response } = await attempt());
+  }
+  if (!response.ok) {
+    let error = {};
+    try {
+      error = (await response.json())?.error ?? {};
+    } catch {
+      error = {};
+    }
+    const failure = new ApiError(response.status, error.code ?? 'http_' + response.status, error.message ?? '', error);
+    const retryAfter = Number(response.headers.get('Retry-After'));
+    failure.retryAfter = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null;
+    throw failure;
+  }
+  return response;
+}
+
 /** Query string from an object, leaving out null/undefined values. */
 export function query(parameters) {
   const search = new URLSearchParams();

@@ -9,6 +9,7 @@ import { isSupported } from './device.js';
 import { resume, currentAccount } from './session.js';
 import { route, start, stop, href, navigate, currentPath } from './router.js';
 import { watchUnread, unwatchUnread, refreshUnread } from './unread.js';
+import { startLive, stopLive } from './live.js';
 import { openComposer } from './compose.js';
 import * as feed from './feed.js';
 import * as detail from './detail.js';
@@ -17,6 +18,7 @@ import * as profile from './profile.js';
 import * as me from './me.js';
 import * as notifications from './notifications.js';
 import * as account from './account.js';
+import * as settings from './settings.js';
 import { renderStart, renderUnsupported } from './start.js';
 import { checkVersion, showNewestNotice, renderNotices } from './status.js';
 
@@ -37,6 +39,7 @@ route('/users/:id', profile.render);
 route('/me', me.render);
 route('/notifications', notifications.render);
 route('/account', account.render);
+route('/settings/notifications', settings.render);
 route('/notices', renderNotices);
 
 function shell() {
@@ -115,6 +118,7 @@ window.addEventListener('soom:compose', (event) => {
 
 function signedIn() {
   shell();
+  startLive();
   start(main, (path) => {
     // The screen's name for the layout (styles.css: how wide it reads on a desktop).
     main.dataset.screen = path.split('/')[1] || 'feed';
@@ -126,6 +130,7 @@ function signedIn() {
 // Signed out or withdrawn (account.js): no signed-in screen stays, nothing more is fetched.
 window.addEventListener('soom:signed-out', (event) => {
   stop();
+  stopLive();
   unwatchUnread();
   feed.forget();
   header.replaceChildren();

@@ -1,7 +1,8 @@
 // My notifications (`#/notifications`), newest first, loading on as I scroll. Each
 // (`notification`) says what happened in a sentence and links to the card, tag or person, with
 // a preview of its card (`notification-preview`); opening one marks it read. "Mark all read"
-// reads them all. The header's badge is told. Likes are private: a like's notification has no
+// reads them all. The header's badge is told. New ones arrive live on top (live.js), and a link
+// leads to the settings of what is pushed and streamed (settings.js). Likes are private: a like's notification has no
 // actor ("someone liked your card"), and any notification may come without one.
 
 import { h, onReachEnd, relativeTime } from './dom.js';
@@ -16,7 +17,7 @@ const t = strings({
     title: '알림', readAll: '모두 읽음으로 표시', readAllDone: '모든 알림을 읽음으로 표시했어요.', unread: '읽지 않음',
     loading: '불러오는 중…', list: '알림 목록',
     empty: '아직 알림이 없어요. 누군가 내 카드에 공감하거나 댓글 카드를 달면, 또는 관심 태그로 새 카드가 올라오면 여기에 알려 드려요.', findTags: '관심 태그 찾기',
-    markRead: '읽음으로 표시', note: '알림은 30일 동안 보관돼요.',
+    markRead: '읽음으로 표시', note: '알림은 30일 동안 보관돼요.', settings: '알림 설정',
     previewGone: '이 카드는 삭제되었거나 볼 수 없어요.',
     card_liked_someone: '누군가 카드에 공감했어요.',
     card_commented_someone: '누군가 내 카드에 댓글 카드를 남겼어요.',
@@ -37,7 +38,7 @@ const t = strings({
     title: 'Notifications', readAll: 'Mark all as read', readAllDone: 'All notifications are marked as read.', unread: 'Unread',
     loading: 'Loading…', list: 'Notifications',
     empty: 'No notifications yet. You are told here when someone likes or answers your cards, or when a new card carries one of your favourite tags.', findTags: 'Find tags to follow',
-    markRead: 'Mark as read', note: 'Notifications are kept for 30 days.',
+    markRead: 'Mark as read', note: 'Notifications are kept for 30 days.', settings: 'Notification settings',
     previewGone: 'This card was deleted or cannot be seen.',
     card_liked_someone: 'Someone liked your card.',
     card_commented_someone: 'Someone answered your card with a comment card.',
@@ -132,7 +133,8 @@ export function render(main) {
 
   main.append(
     h('div', { class: 'row notif-head' }, h('h1', {}, t('title')), readAll),
-    h('p', { class: 'muted small' }, t('note')),
+    h('p', { class: 'muted small' }, t('note'), ' ',
+      h('a', { href: href('/settings/notifications'), test: 'notification-settings' }, t('settings'))),
     message,
     list, status, sentinel);
 
@@ -223,6 +225,15 @@ export function render(main) {
   };
   let stop = onReachEnd(sentinel, load);
 
+  // A notification that arrives live (live.js) goes on top, unless the list has it already.
+  const arrived = (event) => {
+    const notification = event.detail;
+    if (gone || !notification?.id || entries.has(notification.id)) return;
+    if (entries.size === 0) status.replaceChildren();
+    list.prepend(item(notification));
+  };
+  window.addEventListener('soom:notification', arrived);
+
   let busy = false;
   readAll.addEventListener('click', async () => {
     if (busy) return;
@@ -246,5 +257,6 @@ export function render(main) {
   return () => {
     gone = true;
     stop();
+    window.removeEventListener('soom:notification', arrived);
   };
 }

@@ -1,5 +1,6 @@
-// The unread badge (`unread-count`), shown only when something is unread: refreshed on start, every 15 seconds while the page is
-// visible, when the page comes back into view, and after the notifications screen changes it.
+// The unread badge (`unread-count`), shown only when something is unread: refreshed on start, when a
+// notification arrives live (live.js), every 15 seconds while the page is visible, when the page
+// comes back into view, and after the notifications screen changes it.
 // One cheap read (`GET /v1/notifications/unread-count`) each time.
 
 import { api } from './api.js';
@@ -67,3 +68,4 @@ document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'visible') refreshUnread();
 });
 window.addEventListener('soom:unread-changed', refreshUnread);
+window.addEventListener('soom:notification', refreshUnread);

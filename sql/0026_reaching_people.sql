@@ -1,0 +1,45 @@
+-- Reaching people who are not looking at the list: `following_posted`, the settings that say what
+-- is pushed and streamed, and the channel that tells every instance of each new notification.
+
+-- `following_posted`: someone the recipient follows posted a top-level card. At most one unread
+-- per recipient and author (the first such card since the recipient last read one), like
+-- `favorite_tag_used` per tag: a busy poster is one notice, not hundreds. Written after the post,
+-- in the background, by the same job and queue as the favourite tags (`tag_notification_outbox`,
+-- which now holds every new card that someone is to hear of: one row, whatever the followers).
+ALTER TABLE notifications DROP CONSTRAINT notifications_type_check;
+ALTER TABLE notifications ADD CONSTRAINT notifications_type_check CHECK (type IN (
+    'card_liked', 'card_commented', 'followed', 'favorite_tag_used', 'following_posted', 'card_hidden', 'posting_restricted',
+    'poll_closed')) NOT VALID;
+ALTER TABLE notifications VALIDATE CONSTRAINT notifications_type_check;
+CREATE UNIQUE INDEX notifications_one_unread_post ON notifications (recipient_id, actor_id)
+    WHERE type = 'following_posted' AND NOT read;
+
+-- What an account wants pushed (and streamed): the types switched off, and quiet hours (minutes
+-- after midnight in an IANA time zone; `end` before `start` spans midnight). No row: every type
+-- on, no quiet hours. The list keeps every notification whatever is set here.
+CREATE TABLE notification_settings (
+    account_id      uuid     PRIMARY KEY REFERENCES accounts (id) ON DELETE CASCADE,
+    muted           text[]   NOT NULL DEFAULT '{}',
+    quiet_start     smallint CHECK (quiet_start BETWEEN 0 AND 1439),
+    quiet_end       smallint CHECK (quiet_end BETWEEN 0 AND 1439),
+    quiet_time_zone text     CHECK (length(quiet_time_zone) <= 64),
+    CHECK ((quiet_start IS NULL) = (quiet_end IS NULL) AND (quiet_start IS NULL) = (quiet_time_zone IS NULL))
+);
+
+-- Each committed notification is told on the channel `soom_notifications` as
+-- `<recipient id>:<notification id>` pairs, comma-separated, at most 100 to a payload (under
+-- PostgreSQL's 8,000-byte limit). Every instance listens on one connection and fetches the ones
+-- whose recipients have a stream open there. A statement-level trigger: a fan-out of thousands is
+-- a few dozen payloads, and an insert that wrote nothing (`ON CONFLICT DO NOTHING`) tells nothing.
+CREATE FUNCTION notifications_told() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('soom_notifications', string_agg(recipient_id::text || ':' || id::text, ','))
+    FROM (SELECT recipient_id, id, (row_number() OVER () - 1) / 100 AS chunk FROM new_notifications) n
+    GROUP BY chunk;
+    RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER notifications_told AFTER INSERT ON notifications
+    REFERENCING NEW TABLE AS new_notifications
+    FOR EACH STATEMENT EXECUTE FUNCTION notifications_told();
