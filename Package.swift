@@ -24,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "4.5.2"..<"6.0.0"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
     ],
     targets: [
         // Domain: entities, self-validating values, repository protocols, use cases. No HTTP, no SQL.
@@ -86,12 +88,30 @@ let package = Package(
             resources: [.embedInCode("Resources/openapi.yaml"), .embedInCode("Resources/backgrounds"), .embedInCode("Resources/web")],
             swiftSettings: strict
         ),
+        // Push: Web Push (RFC 8030, 8291, 8292), FCM HTTP v1 and APNs senders over async-http-client,
+        // and the checks that keep a subscriber's endpoint from pointing the server anywhere else.
+        .target(
+            name: "SoomPush",
+            dependencies: [
+                "SoomDomain",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         // The composition root: wires Data, Crypto and HTTP around the domain; the periodic jobs as services.
         .target(
             name: "SoomApp",
             dependencies: [
-                "SoomDomain", "SoomData", "SoomCrypto", "SoomHTTP",
+                "SoomDomain", "SoomData", "SoomCrypto", "SoomHTTP", "SoomPush",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -111,6 +131,12 @@ let package = Package(
         ),
         .testTarget(name: "SoomDomainTests", dependencies: ["SoomDomain"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "SoomCryptoTests", dependencies: ["SoomCrypto"], exclude: ["Fixtures"], swiftSettings: strict),
+        // SoomPush without a network: payload encryption against RFC 8291's example, VAPID, endpoint checks.
+        .testTarget(
+            name: "SoomPushTests",
+            dependencies: ["SoomPush", "SoomDomain", .product(name: "Crypto", package: "swift-crypto"), .product(name: "JWTKit", package: "jwt-kit")],
+            swiftSettings: strict
+        ),
         // SoomData without a database: statement names, the deadline wheel, secret files.
         .testTarget(
             name: "SoomDataTests",
@@ -136,7 +162,7 @@ let package = Package(
         .testTarget(
             name: "SoomIntegrationTests",
             dependencies: [
-                "SoomApp", "SoomHTTP", "SoomData", "SoomSeed", "SoomCrypto", "SoomDomain",
+                "SoomApp", "SoomHTTP", "SoomData", "SoomSeed", "SoomCrypto", "SoomDomain", "SoomPush",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

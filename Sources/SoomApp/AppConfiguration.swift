@@ -56,6 +56,8 @@ public struct AppConfiguration: Sendable {
     public var operatorSwitchesInterval: Duration = .seconds(2)
     /// How often this instance writes the card views and profile visits it noted (`ViewFlushJob`).
     public var viewFlushInterval: Duration = .seconds(1)
+    /// How the server reaches devices (`SOOM_VAPID_*`, `SOOM_PUSH_*`).
+    public var push = PushConfiguration()
     /// How often an idle notification stream sends `: keep-alive` (the contract: 15 s).
     public var streamKeepAlive: Duration = .seconds(15)
     /// Called with the port once the server listens (useful with `port: 0`, as the tests do).

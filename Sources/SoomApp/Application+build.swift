@@ -6,6 +6,7 @@ import ServiceLifecycle
 import SoomData
 import SoomDomain
 import SoomHTTP
+import SoomPush
 
 /// The composition root: the whole application on one screen, wiring only.
 ///
@@ -42,6 +43,18 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
     let people = PeopleEnvironment(people: PostgresPeopleRepository(database: database), viewerMarks: marks, feedPages: feedPages, views: views)
     let notifications = PostgresNotificationRepository(database: database)
     let live = LiveNotifications()
+
+    // Push: the queue in PostgreSQL, the senders over one HTTP client, the VAPID key made once.
+    let pushRepository = PostgresPushRepository(database: database)
+    let pushClient = PushHTTPClient.make(extraRoots: configuration.push.caFile)
+    let pushPolicy = PushEndpointPolicy(offered: configuration.push.offered, allowedHosts: configuration.push.allowedHosts)
+    let vapid = try VAPIDKeeper(subject: configuration.push.vapidSubject, pem: configuration.push.vapidPrivateKeyPEM, repository: pushRepository)
+    let senders: [PushKind: any PushSender] = [
+        .webPush: WebPushSender(client: pushClient, vapid: vapid, policy: pushPolicy, logger: logger, encode: NotificationJSON.bytes)
+    ]
+    let push = PushEnvironment(
+        subscriptions: ManagePushSubscriptions(repository: pushRepository, policy: pushPolicy),
+        vapidPublicKey: { try await vapid.current().publicKey })
     let digest = OpenSSLContentDigest.sha256Hex
 
     // Background work, once the schema is migrated. The session and marks caches are used only
@@ -77,12 +90,15 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
             PhotoScrubJob(images: images, digest: digest, startAfter: migrated, logger: logger),
             PlannerStatisticsJob(statistics: PlannerStatistics(database: database), startAfter: migrated, logger: logger),
             FollowingInboxJob(inbox: FollowingInbox(database: database), startAfter: migrated, logger: logger),
+            PushDeliveryJob(
+                deliver: DeliverPushes(repository: pushRepository, senders: senders, metrics: .soom), repository: pushRepository,
+                client: pushClient, interval: configuration.push.deliveryInterval, startAfter: migrated, logger: logger),
         ] : []
 
     // HTTP
     let router = buildRouter(
         identity: identity, cards: cards, tags: tags, people: people, notifications: notifications, live: live,
-        streamKeepAlive: configuration.streamKeepAlive, images: images, operators: operators,
+        streamKeepAlive: configuration.streamKeepAlive, push: push, images: images, operators: operators,
         switches: switches, readiness: database,
         digest: digest, catalog: EndpointCatalog(), rateLimits: configuration.rateLimits, trustForwardedFor: configuration.trustForwardedFor,
         metricsToken: configuration.metricsToken)

@@ -184,6 +184,11 @@ extension Soom {
                     // From the environment only: a command-line argument would show in `ps`.
                     metricsToken: ProcessInfo.processInfo.environment["SOOM_METRICS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 })
                 configuration.idleTimeout = .seconds(self.idleTimeout)
+                do {
+                    configuration.push = try PushConfiguration(environment: ProcessInfo.processInfo.environment)
+                } catch let invalid as PushConfiguration.Invalid {
+                    throw ValidationError(invalid.description)
+                }
                 configuration.requestHeadTimeout = .seconds(self.headerTimeout)
                 configuration.connectionsPerAddress = self.connectionsPerAddress == 0 ? nil : self.connectionsPerAddress
                 // SIGTERM or SIGINT: stop accepting, let in-flight requests finish for at most

@@ -47,6 +47,7 @@ public struct Migration: Sendable, Equatable {
             ("0024_polls.sql", PackageResources._024_polls_sql),
             ("0025_operator_cards.sql", PackageResources._025_operator_cards_sql),
             ("0026_reaching_people.sql", PackageResources._026_reaching_people_sql),
+            ("0027_push.sql", PackageResources._027_push_sql),
         ]
         return try files.map { file in
             guard let version = Int(file.name.prefix(while: \.isNumber)) else { throw MigrationError.badFileName(file.name) }

@@ -19,3 +19,12 @@ struct NotificationBody: JSONWritable, Equatable {
         writer.endObject()
     }
 }
+
+/// A notification as the contract's JSON, for those outside this module that carry it (push payloads).
+public enum NotificationJSON {
+    public static func bytes(_ notification: AccountNotification) -> [UInt8] {
+        var writer = JSONWriter(capacity: 512)
+        NotificationBody(notification: notification).write(to: &writer)
+        return writer.bytes
+    }
+}

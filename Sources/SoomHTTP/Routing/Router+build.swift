@@ -10,7 +10,7 @@ import SoomDomain
 public func buildRouter(
     identity: IdentityEnvironment, cards: CardEnvironment, tags: TagEnvironment, people: PeopleEnvironment,
     notifications: any NotificationRepository, live: LiveNotifications = LiveNotifications(), streamKeepAlive: Duration = .seconds(15),
-    images: any ImageStore, operators: any OperatorRepository, switches: OperatorSwitches,
+    push: PushEnvironment, images: any ImageStore, operators: any OperatorRepository, switches: OperatorSwitches,
     readiness: any ReadinessProbe, digest: @escaping ContentDigest,
     catalog: EndpointCatalog, rateLimits: RateLimits? = nil, trustForwardedFor: Bool = false, metricsToken: String? = nil
 ) -> Router<AppRequestContext> {
@@ -62,6 +62,7 @@ public func buildRouter(
     TagsController(tags: tags, cards: cards).addRoutes(optionalSession: maybeSignedIn, authenticated: signedIn)
     PeopleController(people: people).addRoutes(to: signedIn)
     NotificationsController(notifications: notifications, live: live, keepAlive: streamKeepAlive).addRoutes(to: signedIn)
+    PushController(push: push).addRoutes(public: v1, authenticated: signedIn)
     NoticesController(operators: operators, switches: switches).addRoutes(to: v1)
     // The uploads' storage quota is one of the limits: off with them (`SOOM_RATE_LIMIT=off`).
     let quota = rateLimits.map { UploadQuota(bytes: $0.uploadBytes.count, window: Double($0.uploadBytes.window)) } ?? .unbounded

@@ -3,6 +3,7 @@ import PostgresNIO
 import SoomApp
 import SoomData
 import SoomDomain
+import SoomPush
 
 @testable import SoomHTTP
 
@@ -19,6 +20,10 @@ enum TestEnvironment {
     static let notifications = PostgresNotificationRepository(database: database)
     static let operators = PostgresOperators(database: database)
     static let switches = OperatorSwitches()
+    static let push = PushEnvironment(
+        subscriptions: ManagePushSubscriptions(
+            repository: PostgresPushRepository(database: database), policy: PushEndpointPolicy(offered: [.webPush])),
+        vapidPublicKey: { "" })
 }
 
 extension TestDatabase {

@@ -1,0 +1,73 @@
+import Foundation
+import SoomDomain
+import SoomPush
+
+/// How the server reaches devices, from the environment:
+///
+/// - `SOOM_VAPID_PRIVATE_KEY`: the VAPID key (a P-256 private key in PEM, or the path of a PEM
+///   file). Unset: the first instance makes one and stores it in the database for all.
+/// - `SOOM_VAPID_SUBJECT`: the operator's contact the push services see (`mailto:` or `https:`).
+/// - `SOOM_PUSH_ALLOWED_HOSTS`: the Web Push hosts the server may call, comma-separated
+///   (`host`, `host:port`, `*.suffix`); default: the browsers' public push services.
+/// - `SOOM_PUSH_CA_FILE`: more trusted roots (PEM) for push services' certificates.
+public struct PushConfiguration: Sendable {
+    public var vapidPrivateKeyPEM: String?
+    public var vapidSubject: String
+    public var allowedHosts: [String]
+    public var caFile: String?
+    /// How long the delivery service rests when the queue is empty.
+    public var deliveryInterval: Duration = .milliseconds(500)
+
+    public init(
+        vapidPrivateKeyPEM: String? = nil, vapidSubject: String = "mailto:push@soom.invalid",
+        allowedHosts: [String] = PushEndpointPolicy.defaultHosts, caFile: String? = nil
+    ) {
+        self.vapidPrivateKeyPEM = vapidPrivateKeyPEM
+        self.vapidSubject = vapidSubject
+        self.allowedHosts = allowedHosts
+        self.caFile = caFile
+    }
+
+    /// The kinds this configuration can send.
+    public var offered: Set<PushKind> { [.webPush] }
+
+    public struct Invalid: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Reads the settings above.
+    /// - Throws: `Invalid`, naming the setting, for a key that is not a P-256 PEM, a subject that
+    ///   is not `mailto:` or `https:`, or a CA file that cannot be read.
+    public init(environment: [String: String]) throws {
+        self.init()
+        if let key = environment["SOOM_VAPID_PRIVATE_KEY"], !key.isEmpty {
+            let pem = key.hasPrefix("-----BEGIN") ? key : try Self.read(key, setting: "SOOM_VAPID_PRIVATE_KEY")
+            guard VAPIDKeeper.isPrivateKey(pem: pem) else {
+                throw Invalid(description: "SOOM_VAPID_PRIVATE_KEY is not a P-256 private key in PEM")
+            }
+            self.vapidPrivateKeyPEM = pem
+        }
+        if let subject = environment["SOOM_VAPID_SUBJECT"], !subject.isEmpty {
+            guard subject.hasPrefix("mailto:") || subject.hasPrefix("https://") else {
+                throw Invalid(description: "SOOM_VAPID_SUBJECT must be a mailto: or https: URL")
+            }
+            self.vapidSubject = subject
+        }
+        if let hosts = environment["SOOM_PUSH_ALLOWED_HOSTS"], !hosts.isEmpty {
+            self.allowedHosts = hosts.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        if let file = environment["SOOM_PUSH_CA_FILE"], !file.isEmpty {
+            guard try Self.read(file, setting: "SOOM_PUSH_CA_FILE").contains("-----BEGIN CERTIFICATE-----") else {
+                throw Invalid(description: "SOOM_PUSH_CA_FILE holds no PEM certificate")
+            }
+            self.caFile = file
+        }
+    }
+
+    private static func read(_ path: String, setting: String) throws -> String {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw Invalid(description: "\(setting): cannot read \(path)")
+        }
+        return text
+    }
+}
