@@ -46,11 +46,14 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
 
     // Push: the queue in PostgreSQL, the senders over one HTTP client, the VAPID key made once.
     let pushRepository = PostgresPushRepository(database: database)
-    let pushClient = PushHTTPClient.make(extraRoots: configuration.push.caFile)
     let pushPolicy = PushEndpointPolicy(offered: configuration.push.offered, allowedHosts: configuration.push.allowedHosts)
     let vapid = try VAPIDKeeper(subject: configuration.push.vapidSubject, pem: configuration.push.vapidPrivateKeyPEM, repository: pushRepository)
+    // Made after everything that can fail: a client must be shut down, which only a running app does.
+    let pushClient = PushHTTPClient.make(extraRoots: configuration.push.caFile)
     let senders: [PushKind: any PushSender] = [
-        .webPush: WebPushSender(client: pushClient, vapid: vapid, policy: pushPolicy, logger: logger, encode: NotificationJSON.bytes)
+        .webPush: WebPushSender(
+            client: pushClient, vapid: vapid, policy: pushPolicy, logger: logger, timeout: configuration.push.sendTimeout,
+            encode: NotificationJSON.bytes)
     ]
     let push = PushEnvironment(
         subscriptions: ManagePushSubscriptions(repository: pushRepository, policy: pushPolicy),
@@ -77,6 +80,7 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
             views: views, storage: PostgresViews(database: database), interval: configuration.viewFlushInterval, startAfter: migrated, logger: logger),
         LiveNotificationListener(
             database: configuration.database, notifications: notifications, live: live, startAfter: migrated, logger: databaseLogger),
+        PushClientLifetime(client: pushClient),
     ]
     let jobs: [any Service] =
         configuration.backgroundJobs
@@ -91,8 +95,10 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
             PlannerStatisticsJob(statistics: PlannerStatistics(database: database), startAfter: migrated, logger: logger),
             FollowingInboxJob(inbox: FollowingInbox(database: database), startAfter: migrated, logger: logger),
             PushDeliveryJob(
-                deliver: DeliverPushes(repository: pushRepository, senders: senders, metrics: .soom), repository: pushRepository,
-                client: pushClient, interval: configuration.push.deliveryInterval, startAfter: migrated, logger: logger),
+                deliver: DeliverPushes(
+                    repository: pushRepository, senders: senders, metrics: .soom, lease: configuration.push.lease,
+                    retryBase: configuration.push.retryBase),
+                repository: pushRepository, interval: configuration.push.deliveryInterval, startAfter: migrated, logger: logger),
         ] : []
 
     // HTTP

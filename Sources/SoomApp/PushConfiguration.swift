@@ -17,6 +17,12 @@ public struct PushConfiguration: Sendable {
     public var caFile: String?
     /// How long the delivery service rests when the queue is empty.
     public var deliveryInterval: Duration = .milliseconds(500)
+    /// How long a send may take before it is retried.
+    public var sendTimeout: Duration = .seconds(10)
+    /// How long a claimed delivery is kept from other instances (one that died mid-send).
+    public var lease: Duration = .seconds(60)
+    /// The first retry's wait in seconds; each later one doubles.
+    public var retryBase: Double = 15
 
     public init(
         vapidPrivateKeyPEM: String? = nil, vapidSubject: String = "mailto:push@soom.invalid",

@@ -76,7 +76,8 @@ public struct PushEndpointPolicy: PushAddressPolicy {
         let bareHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         let port = components.port
         let named = port.map { "\(bareHost):\($0)" } ?? bareHost
-        let listedExactly = self.exact.contains(named) || (port == 443 && self.exact.contains(bareHost)) || (port == nil && self.exact.contains("\(bareHost):443"))
+        let listedExactly =
+            self.exact.contains(named) || (port == 443 && self.exact.contains(bareHost)) || (port == nil && self.exact.contains("\(bareHost):443"))
         let origin = "https://\(host)" + (port.map { ":\($0)" } ?? "")
         if listedExactly { return origin }
         guard port == nil || port == 443, self.suffixes.contains(where: { bareHost.hasSuffix($0) }), !IPAddressRange.isLiteral(bareHost) else {

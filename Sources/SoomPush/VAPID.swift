@@ -51,7 +51,7 @@ public final class VAPID: Sendable {
 public actor VAPIDKeeper {
     let load: @Sendable () async throws -> P256.Signing.PrivateKey
     let subject: String
-    private var loaded: VAPID?
+    private var loading: Task<VAPID, any Error>?
 
     public init(subject: String, load: @escaping @Sendable () async throws -> P256.Signing.PrivateKey) {
         self.subject = subject
@@ -76,10 +76,17 @@ public actor VAPIDKeeper {
         (try? P256.Signing.PrivateKey(pemRepresentation: pem)) != nil
     }
 
+    /// The key; callers at the same moment share one load, and a failed load is tried again by the next.
     public func current() async throws -> VAPID {
-        if let loaded { return loaded }
-        let vapid = try await VAPID(privateKey: try await self.load(), subject: self.subject)
-        self.loaded = vapid
-        return vapid
+        if let loading { return try await loading.value }
+        let (load, subject) = (self.load, self.subject)
+        let task = Task { try await VAPID(privateKey: try await load(), subject: subject) }
+        self.loading = task
+        do {
+            return try await task.value
+        } catch {
+            self.loading = nil
+            throw error
+        }
     }
 }

@@ -18,11 +18,16 @@ public struct WebPushSender: PushSender {
     let policy: PushEndpointPolicy
     let encode: @Sendable (AccountNotification) -> [UInt8]
     let logger: Logger
+    let timeout: Duration
 
-    /// - Parameter encode: the notification as the contract's JSON.
+    /// - Parameters:
+    ///   - encode: the notification as the contract's JSON.
+    ///   - timeout: how long a send may take before it is retried later.
     public init(
-        client: HTTPClient, vapid: VAPIDKeeper, policy: PushEndpointPolicy, logger: Logger, encode: @escaping @Sendable (AccountNotification) -> [UInt8]
+        client: HTTPClient, vapid: VAPIDKeeper, policy: PushEndpointPolicy, logger: Logger, timeout: Duration = .seconds(10),
+        encode: @escaping @Sendable (AccountNotification) -> [UInt8]
     ) {
+        self.timeout = timeout
         self.client = client
         self.vapid = vapid
         self.policy = policy
@@ -53,7 +58,7 @@ public struct WebPushSender: PushSender {
             request.headers.add(name: "Content-Type", value: "application/octet-stream")
             request.headers.add(name: "Authorization", value: try await self.vapid.current().authorization(for: origin))
             request.body = .bytes(ByteBuffer(bytes: body))
-            let response = try await self.client.execute(request, timeout: .seconds(10))
+            let response = try await self.client.execute(request, timeout: TimeAmount(self.timeout))
             // The body is not needed, but must be read for the connection to be reused.
             _ = try? await response.body.collect(upTo: 64 * 1024)
             return PushPayload.outcome(status: Int(response.status.code), retryAfter: response.headers.first(name: "Retry-After"))

@@ -27,7 +27,9 @@ struct PushDeliveryTests {
 
     final class Counts: Sendable {
         let events = Mutex<[String: Int]>([:])
-        var metrics: PushMetrics { PushMetrics(count: { event, kind in self.events.withLock { $0["\(kind.rawValue).\(event.rawValue)", default: 0] += 1 } }) }
+        var metrics: PushMetrics {
+            PushMetrics(count: { event, kind in self.events.withLock { $0["\(kind.rawValue).\(event.rawValue)", default: 0] += 1 } })
+        }
         subscript(_ key: String) -> Int { self.events.withLock { $0[key] ?? 0 } }
     }
 
@@ -39,7 +41,10 @@ struct PushDeliveryTests {
         let quiet = try QuietHours(start: "11:00", end: "13:00", timeZone: "UTC")
         let muted = NotificationSettings(muted: [.cardLiked], quietHours: nil)
         let sleeping = NotificationSettings(muted: [], quietHours: quiet)
-        let sent = [Self.delivery(), Self.delivery(.cardHidden, settings: sleeping), Self.delivery(.cardLiked, settings: sleeping.applying(.init(quietHours: .some(nil))))]
+        let sent = [
+            Self.delivery(), Self.delivery(.cardHidden, settings: sleeping),
+            Self.delivery(.cardLiked, settings: sleeping.applying(.init(quietHours: .some(nil)))),
+        ]
         let dropped = [Self.delivery(.cardLiked, settings: muted), Self.delivery(.followed, settings: sleeping), Self.delivery(blocked: true)]
         repository.enqueue(sent + dropped)
         let deliver = DeliverPushes(repository: repository, senders: [.webPush: sender], metrics: counts.metrics, now: { Self.now })

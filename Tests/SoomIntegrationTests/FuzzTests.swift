@@ -29,7 +29,8 @@ struct FuzzTests {
         let catalog = EndpointCatalog()
         _ = buildRouter(
             identity: TestEnvironment.identity, cards: TestEnvironment.cards, tags: TestEnvironment.tags, people: TestEnvironment.people,
-            notifications: TestEnvironment.notifications, push: TestEnvironment.push, images: TestEnvironment.images, operators: TestEnvironment.operators,
+            notifications: TestEnvironment.notifications, push: TestEnvironment.push, images: TestEnvironment.images,
+            operators: TestEnvironment.operators,
             switches: TestEnvironment.switches, readiness: TestEnvironment.database,
             digest: OpenSSLContentDigest.sha256Hex, catalog: catalog)
         let routes = catalog.endpoints.filter { $0.path.hasPrefix("/v1") }.sorted { "\($0.method) \($0.path)" < "\($1.method) \($1.path)" }

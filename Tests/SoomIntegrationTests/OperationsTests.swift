@@ -134,7 +134,8 @@ struct OperationsTests {
         let catalog = EndpointCatalog()
         _ = buildRouter(
             identity: TestEnvironment.identity, cards: TestEnvironment.cards, tags: TestEnvironment.tags, people: TestEnvironment.people,
-            notifications: TestEnvironment.notifications, push: TestEnvironment.push, images: TestEnvironment.images, operators: TestEnvironment.operators,
+            notifications: TestEnvironment.notifications, push: TestEnvironment.push, images: TestEnvironment.images,
+            operators: TestEnvironment.operators,
             switches: TestEnvironment.switches, readiness: TestEnvironment.database,
             digest: OpenSSLContentDigest.sha256Hex,
             catalog: catalog)

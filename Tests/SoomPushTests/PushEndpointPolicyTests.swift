@@ -40,7 +40,10 @@ struct PushEndpointPolicyTests {
         let bySuffix = PushEndpointPolicy(offered: [.webPush], allowedHosts: ["*.localhost", "*.0.0.1"])
         await #expect(throws: SoomError.self) { try await bySuffix.check(Self.webPush("https://push.localhost/x")) }
         await #expect(throws: SoomError.self) { try await bySuffix.check(Self.webPush("https://127.0.0.1/x")) }
-        let private4: [[UInt8]] = [[127, 0, 0, 1], [10, 0, 0, 1], [172, 16, 5, 4], [192, 168, 1, 1], [169, 254, 169, 254], [100, 64, 0, 1], [0, 0, 0, 0], [224, 0, 0, 1], [255, 255, 255, 255]]
+        let private4: [[UInt8]] = [
+            [127, 0, 0, 1], [10, 0, 0, 1], [172, 16, 5, 4], [192, 168, 1, 1], [169, 254, 169, 254], [100, 64, 0, 1], [0, 0, 0, 0], [224, 0, 0, 1],
+            [255, 255, 255, 255],
+        ]
         for address in private4 { #expect(!IPAddressRange.isPublic(address), "\(address)") }
         for address in [[8, 8, 8, 8], [142, 250, 1, 1], [172, 32, 0, 1]] as [[UInt8]] { #expect(IPAddressRange.isPublic(address), "\(address)") }
         let loopback6 = [UInt8](repeating: 0, count: 15) + [1]

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 import Logging
 import Metrics
@@ -11,11 +10,10 @@ import Synchronization
 /// has due deliveries, resting `interval` when it has none; every 10 seconds it records the
 /// queue's depth and the age of its oldest delivery (`soom_push_queue_depth`,
 /// `soom_push_queue_age_seconds`). On every instance: they share the queue through
-/// `FOR UPDATE SKIP LOCKED` claims. Shuts the push services' HTTP client down when it stops.
+/// `FOR UPDATE SKIP LOCKED` claims.
 struct PushDeliveryJob: Service {
     let deliver: DeliverPushes
     let repository: any PushRepository
-    let client: HTTPClient
     let interval: Duration
     let startAfter: OneTimeSignal
     let logger: Logger
@@ -38,6 +36,5 @@ struct PushDeliveryJob: Service {
                 age.record(queue.oldest.map { max(0, Date().timeIntervalSince($0)) } ?? 0)
             }
         }.run()
-        try? await self.client.shutdown()
     }
 }

@@ -19,7 +19,7 @@ public struct PostgresPushRepository: PushRepository {
         let rows = try await self.database.rows(
             """
             SELECT outcome, subscription_id, subscribed_at
-            FROM save_push_subscription(\(account), \(UUID()), \(address.kind.rawValue), \(value), \(p256dhData), \(authData), \(now), \(limit))
+            FROM save_push_subscription(\(account), \(UUID()), \(address.kind.rawValue), \(value), \(p256dhData), \(authData), \(now), \(limit)::int)
             """)
         let (outcome, id, createdAt) = try RowCells.decode(rows[0], String.self, UUID?.self, Date?.self)
         switch outcome {
@@ -138,15 +138,21 @@ public struct PostgresPushRepository: PushRepository {
         return try RowCells.decode(rows[0], Int.self, Date?.self)
     }
 
+    /// Inserts the made key unless one is stored, and reads the stored one. Two instances making
+    /// theirs at once: the loser's statement may see neither row (its snapshot predates the
+    /// winner's commit), so it asks again.
     public func vapidKey(orMake make: @Sendable () -> [UInt8]) async throws -> [UInt8] {
-        let rows = try await self.database.rows(
-            """
-            WITH made AS (
-                INSERT INTO server_keys (name, secret, created_at) VALUES ('vapid', \(Data(make())), now())
-                ON CONFLICT (name) DO NOTHING RETURNING secret)
-            SELECT secret FROM made UNION ALL SELECT secret FROM server_keys WHERE name = 'vapid'
-            """)
-        return Array(try RowCells.decode(rows[0], Data.self))
+        for _ in 0..<5 {
+            let rows = try await self.database.rows(
+                """
+                WITH made AS (
+                    INSERT INTO server_keys (name, secret, created_at) VALUES ('vapid', \(Data(make())), now())
+                    ON CONFLICT (name) DO NOTHING RETURNING secret)
+                SELECT secret FROM made UNION ALL SELECT secret FROM server_keys WHERE name = 'vapid'
+                """)
+            if let row = rows.first { return Array(try RowCells.decode(row, Data.self)) }
+        }
+        throw SoomError.databaseUnavailable(reason: "the VAPID key could not be stored or read")
     }
 
     /// The address as the table keeps it: endpoint or token, and the browser's keys.

@@ -15,24 +15,28 @@ public struct DeliverPushes: Sendable {
     let senders: [PushKind: any PushSender]
     let now: @Sendable () -> Date
     let metrics: PushMetrics
+    /// How long a claimed delivery is kept from others: well beyond a send's timeout.
+    let lease: Duration
+    /// The first retry's wait, in seconds; each later one doubles it.
+    let retryBase: TimeInterval
 
     public static let giveUpAfter: TimeInterval = 24 * 3600
-    /// How long a claimed delivery is kept from others: well beyond a send's timeout.
-    public static let lease = Duration.seconds(60)
 
     public init(
         repository: any PushRepository, senders: [PushKind: any PushSender], metrics: PushMetrics = PushMetrics(),
-        now: @escaping @Sendable () -> Date = Date.init
+        lease: Duration = .seconds(60), retryBase: TimeInterval = 15, now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.repository = repository
         self.senders = senders
         self.metrics = metrics
+        self.lease = lease
+        self.retryBase = retryBase
         self.now = now
     }
 
     /// One round: claims up to `limit`, sends up to `concurrency` at once; returns how many it claimed.
     public func callAsFunction(limit: Int = 256, concurrency: Int = 64) async throws -> Int {
-        let deliveries = try await self.repository.claimDeliveries(limit: limit, lease: Self.lease)
+        let deliveries = try await self.repository.claimDeliveries(limit: limit, lease: self.lease)
         guard !deliveries.isEmpty else { return 0 }
         let completions = await withTaskGroup(of: PushCompletion.self, returning: [PushCompletion].self) { group in
             var completions: [PushCompletion] = []
@@ -80,7 +84,7 @@ public struct DeliverPushes: Sendable {
             self.metrics.count(.failed, kind)
             return completion(.done)
         case .retry(let after):
-            let at = now.addingTimeInterval(Self.backoff(attempt: delivery.attempt, retryAfter: after))
+            let at = now.addingTimeInterval(Self.backoff(attempt: delivery.attempt, retryAfter: after, base: self.retryBase))
             guard at.timeIntervalSince(delivery.queuedAt) < Self.giveUpAfter else {
                 self.metrics.count(.dropped, kind)
                 return completion(.done)
@@ -90,10 +94,10 @@ public struct DeliverPushes: Sendable {
         }
     }
 
-    /// Seconds to wait before the next attempt: 15 · 2^(attempt−1), at most an hour, ±10 %; never
-    /// sooner than the service's `Retry-After`.
-    static func backoff(attempt: Int, retryAfter: Duration?) -> TimeInterval {
-        let doubled = min(3600, 15 * pow(2, Double(max(0, min(attempt - 1, 12)))))
+    /// Seconds to wait before the next attempt: base · 2^(attempt−1), at most an hour, ±10 %;
+    /// never sooner than the service's `Retry-After`.
+    static func backoff(attempt: Int, retryAfter: Duration?, base: TimeInterval = 15) -> TimeInterval {
+        let doubled = min(3600, base * pow(2, Double(max(0, min(attempt - 1, 12)))))
         let spread = doubled * Double.random(in: 0.9...1.1)
         let asked = retryAfter.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 } ?? 0
         return max(spread, asked)
