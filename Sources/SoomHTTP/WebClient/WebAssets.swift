@@ -22,7 +22,7 @@ struct WebAssets: Sendable {
         ("start.js", PackageResources.start_js), ("tags.js", PackageResources.tags_js), ("profile.js", PackageResources.profile_js),
         ("me.js", PackageResources.me_js), ("notifications.js", PackageResources.notifications_js), ("account.js", PackageResources.account_js),
         ("status.js", PackageResources.status_js), ("poll.js", PackageResources.poll_js), ("live.js", PackageResources.live_js),
-        ("settings.js", PackageResources.settings_js),
+        ("settings.js", PackageResources.settings_js), ("push.js", PackageResources.push_js), ("sw.js", PackageResources.sw_js),
     ]
 
     /// The release's version: 16 hex digits of the SHA-256 over every file's name and bytes.

@@ -1,7 +1,8 @@
 import Hummingbird
 
-/// The web client (contract: *Operations*): its page at `/` and its files under `/app/`, as
-/// they are built in (see `WebAssets`), each with the client's security headers.
+/// The web client (contract: *Operations*): its page at `/`, its service worker at `/sw.js` (a
+/// worker's scope is its own path's folder, so it must live at the root), and its files under
+/// `/app/`, as they are built in (see `WebAssets`), each with the client's security headers.
 struct WebClientController {
     let assets: WebAssets
 
@@ -9,6 +10,11 @@ struct WebClientController {
         // The page names this release's files: revalidated on every load.
         routes.on("/", method: .get) { request, _ in
             self.assets.index.response(ifNoneMatch: request.headers[.ifNoneMatch], cacheControl: "no-cache", headers: WebAssets.securityHeaders)
+        }
+        // Browsers check a registered worker for updates themselves; it is revalidated every time.
+        routes.on("/sw.js", method: .get) { request, _ in
+            guard let worker = self.assets.files["sw.js"] else { throw APIError.notFound }
+            return worker.response(ifNoneMatch: request.headers[.ifNoneMatch], cacheControl: "no-cache", headers: WebAssets.securityHeaders)
         }
         routes.on("/app/{version}/{file}", method: .get) { request, context in
             let name = context.parameters.get("file") ?? ""

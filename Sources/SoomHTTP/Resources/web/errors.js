@@ -7,6 +7,8 @@ import { strings, language } from './i18n.js';
 const t = strings({
   ko: {
     network: '서버에 연결할 수 없어요. 인터넷 연결을 확인해 주세요.',
+    push_service_unavailable: '브라우저가 알림 서비스에 연결하지 못했어요. 잠시 뒤에 다시 시도해 주세요.',
+    push_subscription_limit: '알림을 받는 기기는 5개까지예요. 다른 기기에서 알림을 끈 뒤 다시 시도해 주세요.',
     unauthorized: '다시 로그인해야 해요.',
     invalid_signature: '기기 서명을 확인하지 못했어요. 다시 시도해 주세요.',
     account_not_found: '이 기기의 계정을 찾을 수 없어요.',
@@ -44,6 +46,8 @@ const t = strings({
   },
   en: {
     network: 'Cannot reach the server. Check your connection.',
+    push_service_unavailable: 'The browser could not reach its notification service. Please try again later.',
+    push_subscription_limit: 'Notifications go to at most 5 devices. Turn them off on another one, then try again.',
     unauthorized: 'Please sign in again.',
     invalid_signature: 'The device signature was not accepted. Please try again.',
     account_not_found: 'No account was found for this device.',

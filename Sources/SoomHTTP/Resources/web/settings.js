@@ -1,5 +1,6 @@
-// Notification settings (`#/settings/notifications`): which kinds of notification are pushed to
-// my devices and streamed to my open pages, and quiet hours during which nothing is pushed. Each
+// Notification settings (`#/settings/notifications`): push to this device on or off (push.js),
+// which kinds of notification are pushed to my devices and streamed to my open pages, and quiet
+// hours during which nothing is pushed. Each
 // change is saved at once (`PATCH /v1/me/notification-settings` with only what changed). The list
 // of notifications keeps every one whatever is set here.
 
@@ -8,6 +9,7 @@ import { api } from './api.js';
 import { strings } from './i18n.js';
 import { errorBox, retryBox } from './errors.js';
 import { href } from './router.js';
+import { pushState, enablePush, disablePush } from './push.js';
 
 const t = strings({
   ko: {
@@ -18,6 +20,10 @@ const t = strings({
     quiet: '방해 금지 시간', quietNote: '이 시간에는 푸시 알림을 보내지 않아요. 열어 둔 화면에는 그대로 보여요.',
     quietOn: '방해 금지 시간 쓰기', start: '시작', end: '끝', timeZone: '시간대',
     saving: '저장하는 중…', saved: '저장했어요.', sameTime: '시작과 끝은 달라야 해요.',
+    device: '이 기기에서 받기', deviceNote: '화면을 닫아 두어도 이 브라우저에 알림을 보내요. 켜면 브라우저가 알림 권한을 물어봐요.',
+    pushOn: '이 기기에 알림 보내는 중', pushOff: '이 기기에는 알림을 보내지 않아요.', turnOn: '알림 켜기', turnOff: '알림 끄기',
+    pushDenied: '이 사이트의 알림이 브라우저에서 막혀 있어요. 브라우저 설정에서 허용한 뒤 다시 시도해 주세요.',
+    pushUnsupported: '이 브라우저는 푸시 알림을 받을 수 없어요. 화면을 열어 두면 새 알림이 바로 보여요.', working: '바꾸는 중…',
   },
   en: {
     title: 'Notification settings', back: 'Back to notifications', loading: 'Loading…',
@@ -27,6 +33,10 @@ const t = strings({
     quiet: 'Quiet hours', quietNote: 'No push notification is sent during these hours. An open page still shows them.',
     quietOn: 'Use quiet hours', start: 'Start', end: 'End', timeZone: 'Time zone',
     saving: 'Saving…', saved: 'Saved.', sameTime: 'Start and end must differ.',
+    device: 'On this device', deviceNote: 'Sends notifications to this browser even when the page is closed. Turning it on makes the browser ask for permission.',
+    pushOn: 'Notifications are sent to this device.', pushOff: 'No notifications are sent to this device.', turnOn: 'Turn on', turnOff: 'Turn off',
+    pushDenied: 'Notifications from this site are blocked in the browser. Allow them in its settings, then try again.',
+    pushUnsupported: 'This browser cannot receive push notifications. With the page open, new ones show at once.', working: 'Changing…',
   },
 });
 
@@ -107,6 +117,7 @@ export function render(main) {
     });
     for (const input of [start, end, zone]) input.addEventListener('change', sendQuiet);
     body.replaceChildren(
+      device,
       h('section', { class: 'stack account-section', 'aria-labelledby': 'settings-kinds' },
         h('h2', { id: 'settings-kinds' }, t('kinds')), h('p', { class: 'muted small' }, t('kindsNote')),
         h('div', { class: 'stack', role: 'group', 'aria-labelledby': 'settings-kinds', test: 'notification-switches' }, switches)),
@@ -114,6 +125,36 @@ export function render(main) {
         h('h2', { id: 'settings-quiet' }, t('quiet')), h('p', { class: 'muted small' }, t('quietNote')),
         h('label', { class: 'check', for: 'setting-quiet' }, enabled, t('quietOn')), times));
   };
+
+  // This device: push on or off. The browser is asked for permission only when the person turns it on.
+  const device = h('section', { class: 'stack account-section', 'aria-labelledby': 'settings-device', test: 'push-device' },
+    h('h2', { id: 'settings-device' }, t('device')), h('p', { class: 'muted small' }, t('deviceNote')));
+  const deviceState = h('p', { test: 'push-state', 'aria-live': 'polite' });
+  const deviceButton = h('button', { type: 'button', class: 'primary', test: 'push-toggle' });
+  const deviceProblem = h('div');
+  device.append(deviceState, h('div', { class: 'row' }, deviceButton), deviceProblem);
+  const showDevice = (state) => {
+    device.dataset.state = state;
+    deviceState.textContent = { on: t('pushOn'), off: t('pushOff'), denied: t('pushDenied'), unsupported: t('pushUnsupported') }[state];
+    deviceButton.hidden = state === 'unsupported' || state === 'denied';
+    deviceButton.textContent = state === 'on' ? t('turnOff') : t('turnOn');
+  };
+  deviceButton.addEventListener('click', async () => {
+    const turningOn = device.dataset.state !== 'on';
+    deviceButton.disabled = true;
+    deviceState.textContent = t('working');
+    deviceProblem.replaceChildren();
+    try {
+      showDevice(turningOn ? await enablePush() : await disablePush());
+    } catch (error) {
+      if (gone) return;
+      deviceProblem.replaceChildren(errorBox(error));
+      showDevice(await pushState().catch(() => 'off'));
+    } finally {
+      deviceButton.disabled = false;
+    }
+  });
+  pushState().then((state) => !gone && showDevice(state)).catch(() => !gone && showDevice('unsupported'));
 
   const load = async () => {
     try {
