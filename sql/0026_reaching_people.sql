@@ -4,8 +4,7 @@
 -- `following_posted`: someone the recipient follows posted a top-level card. At most one unread
 -- per recipient and author (the first such card since the recipient last read one), like
 -- `favorite_tag_used` per tag: a busy poster is one notice, not hundreds. Written after the post,
--- in the background, by the same job and queue as the favourite tags (`tag_notification_outbox`,
--- which now holds every new card that someone is to hear of: one row, whatever the followers).
+-- in the background, by the job that delivers the favourite tags' notifications.
 ALTER TABLE notifications DROP CONSTRAINT notifications_type_check;
 ALTER TABLE notifications ADD CONSTRAINT notifications_type_check CHECK (type IN (
     'card_liked', 'card_commented', 'followed', 'favorite_tag_used', 'following_posted', 'card_hidden', 'posting_restricted',
@@ -13,6 +12,17 @@ ALTER TABLE notifications ADD CONSTRAINT notifications_type_check CHECK (type IN
 ALTER TABLE notifications VALIDATE CONSTRAINT notifications_type_check;
 CREATE UNIQUE INDEX notifications_one_unread_post ON notifications (recipient_id, actor_id)
     WHERE type = 'following_posted' AND NOT read;
+
+-- The authors whose followers are to hear of a new card: one row per author, whatever the
+-- followers, and whatever the posts meanwhile (a burst of a thousand cards is one fan-out, naming
+-- the first). The post inserts it (`ON CONFLICT DO NOTHING`) under its author's row lock.
+CREATE TABLE follower_notification_outbox (
+    author_id   uuid        PRIMARY KEY REFERENCES accounts (id) ON DELETE CASCADE,
+    card_id     uuid        NOT NULL REFERENCES cards (id) ON DELETE CASCADE,
+    created_at  timestamptz NOT NULL
+);
+CREATE INDEX follower_notification_outbox_created_idx ON follower_notification_outbox (created_at);
+CREATE INDEX follower_notification_outbox_card_idx ON follower_notification_outbox (card_id);
 
 -- What an account wants pushed (and streamed): the types switched off, and quiet hours (minutes
 -- after midnight in an IANA time zone; `end` before `start` spans midnight). No row: every type

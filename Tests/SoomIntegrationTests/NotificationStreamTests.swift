@@ -177,4 +177,23 @@ struct NotificationStreamTests {
             stream.close()
         }
     }
+
+    @Test("posting queues its author once for the fan-out, whatever the posts and followers; none without followers")
+    func followerFanOutIsQueuedOncePerAuthor() async throws {
+        try await withTestApp(backgroundJobs: false) { client, database in
+            let tokens = try await database.makeAccounts(3)
+            let posterID = try await client.accountID(tokens[0])
+            for follower in tokens[1...2] { #expect(try await client.relate(follower, "follow", posterID).status == .ok) }
+            let first = try await client.postCard(tokens[0], "하나")
+            for text in ["둘", "셋"] { try await client.postCard(tokens[0], text) }
+            try await client.postCard(tokens[1], "팔로워 없는 사람의 카드")
+            #expect(try await database.scalar("SELECT count(*)::int FROM follower_notification_outbox") == 1)
+            #expect(
+                try await database.scalar("SELECT count(*)::int FROM follower_notification_outbox WHERE card_id = \(UUID(uuidString: first.id)!)")
+                    == 1)
+            _ = try await database.withNotificationRepository { try await $0.deliverNewCardNotifications(limit: 20) }
+            #expect(try await database.scalar("SELECT count(*)::int FROM notifications WHERE type = 'following_posted'") == 2)
+            #expect(try await database.scalar("SELECT count(*)::int FROM follower_notification_outbox") == 0)
+        }
+    }
 }

@@ -13,9 +13,9 @@ extension CardStatements {
     /// its tags (`card_tags` rows, `tags.usage_count` + 1 each; the rows' trigger counts the tags'
     /// authors, migration 0018), notifies the parent's author (one unread notification per
     /// commenter and card), and
-    /// queues the card's notifications (`following_posted` for a top-level card whose author has
-    /// followers, `favorite_tag_used` when another account favours one of its tags: one row, however
-    /// many are to hear of it), and
+    /// queues the card's notifications (`favorite_tag_used` when another account favours one of its
+    /// tags; `following_posted` for a top-level card whose author has followers, one row per author
+    /// however many posts are waiting: each one row, however many are to hear of it), and
     /// fans a top-level card out to the following inboxes of its author's wide followers
     /// (`fan_out_card`, migration 0013) — all or nothing.
     ///
@@ -93,11 +93,15 @@ extension CardStatements {
                     ON CONFLICT (recipient_id, actor_id, card_id) WHERE type = 'card_commented' AND NOT read DO NOTHING),
                 fanned AS (
                     SELECT fan_out_card(\(card), \(author), \(createdAt)) AS n FROM inserted WHERE parent_id IS NULL),
-                new_card_outbox AS (
+                favorite_tag_outbox AS (
                     INSERT INTO tag_notification_outbox (card_id, created_at)
-                    SELECT \(card), \(createdAt) WHERE EXISTS (SELECT 1 FROM inserted)
-                      AND ((\(parent) IS NULL AND (SELECT follower_count FROM author) > 0) OR EXISTS (
-                        SELECT 1 FROM favorite_tags f WHERE f.tag_key = ANY (\(keys)) AND f.account_id <> \(author))))
+                    SELECT \(card), \(createdAt) WHERE EXISTS (SELECT 1 FROM inserted) AND EXISTS (
+                        SELECT 1 FROM favorite_tags f WHERE f.tag_key = ANY (\(keys)) AND f.account_id <> \(author))),
+                follower_outbox AS (
+                    INSERT INTO follower_notification_outbox (author_id, card_id, created_at)
+                    SELECT \(author), \(card), \(createdAt) FROM inserted
+                    WHERE parent_id IS NULL AND (SELECT follower_count FROM author) > 0
+                    ON CONFLICT (author_id) DO NOTHING)
                 SELECT (SELECT count(*) FROM inserted)::int, (SELECT ok FROM background_ok), EXISTS (SELECT 1 FROM author),
                        (SELECT until FROM restriction), (SELECT coalesce(sum(n), 0) FROM fanned)::int
                 """

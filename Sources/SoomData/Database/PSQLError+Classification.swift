@@ -46,6 +46,7 @@ extension PSQLError {
         "likes_account_id_fkey", "idempotency_keys_account_id_fkey", "favorite_tags_account_id_fkey", "follows_follower_id_fkey",
         "blocks_blocker_id_fkey", "reports_reporter_id_fkey", "notifications_actor_id_fkey", "card_views_viewer_id_fkey",
         "profile_visits_visitor_id_fkey", "poll_ballots_account_id_fkey", "notification_settings_account_id_fkey",
+        "push_subscriptions_account_id_fkey", "follower_notification_outbox_author_id_fkey",
     ]
     /// … and those that name someone else (left alone: their writers check the target themselves).
     static let targetAccountReferences: Set<String> = [
@@ -55,7 +56,7 @@ extension PSQLError {
     /// a card's deletion at commit and must never fire.
     static let cardReferences: Set<String> = [
         "likes_card_id_fkey", "notifications_card_id_fkey", "tag_notification_outbox_card_id_fkey", "reports_card_id_fkey",
-        "card_views_card_id_fkey", "poll_ballots_card_id_fkey",
+        "card_views_card_id_fkey", "poll_ballots_card_id_fkey", "follower_notification_outbox_card_id_fkey",
     ]
 
     /// A deadlock (`40P01`) or serialization failure (`40001`): nothing was committed, and the same

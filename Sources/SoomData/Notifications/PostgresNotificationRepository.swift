@@ -180,12 +180,13 @@ public struct PostgresNotificationRepository: NotificationRepository {
         try await self.database.execute("UPDATE notifications SET read = true WHERE recipient_id = \(recipient) AND NOT read")
     }
 
-    /// One statement per batch: takes up to `limit` queued posts (skipping those another instance
-    /// is handling) and, for each post still live:
+    /// One statement per batch: takes up to `limit` queued posts and `limit` queued authors
+    /// (skipping those another instance is handling); returns the larger count. For each post still live:
     /// - `favorite_tag_used` to each favouriter — not the author, not across a block — naming the
     ///   first of the post's tags (in key order) that the recipient favours;
-    /// - `following_posted` to each follower of the author of a top-level card (a block removes
-    ///   follows both ways, so no follower is blocked).
+    /// - `following_posted`, from up to `limit` queued authors, to each of their followers (a block
+    ///   removes follows both ways, so no follower is blocked), naming the first card posted since
+    ///   the author was queued, when it is still live.
     /// A recipient who has not read the last notification of that tag, or of that author's posts,
     /// gets no new one (one unread per recipient and tag, or author): a flood of posts is one
     /// notice, not hundreds.
@@ -196,7 +197,7 @@ public struct PostgresNotificationRepository: NotificationRepository {
                 DELETE FROM tag_notification_outbox WHERE card_id IN (
                     SELECT card_id FROM tag_notification_outbox ORDER BY created_at LIMIT \(limit) FOR UPDATE SKIP LOCKED)
                 RETURNING card_id),
-            live AS (SELECT c.id, c.author_id, c.parent_id FROM batch JOIN cards c ON c.id = batch.card_id AND \(unescaped: CardRow.live)),
+            live AS (SELECT c.id, c.author_id FROM batch JOIN cards c ON c.id = batch.card_id AND \(unescaped: CardRow.live)),
             tagged AS (
                 INSERT INTO notifications (id, recipient_id, type, actor_id, card_id, tag, created_at)
                 SELECT gen_random_uuid(), r.account_id, 'favorite_tag_used', r.author_id, r.card_id, r.name, now()
@@ -210,14 +211,19 @@ public struct PostgresNotificationRepository: NotificationRepository {
                     ORDER BY f.account_id, c.id, ct.tag_key) r
                 ON CONFLICT (recipient_id, tag) WHERE type = 'favorite_tag_used' AND NOT read DO NOTHING
                 RETURNING 1),
+            authors AS (
+                DELETE FROM follower_notification_outbox WHERE author_id IN (
+                    SELECT author_id FROM follower_notification_outbox ORDER BY created_at LIMIT \(limit) FOR UPDATE SKIP LOCKED)
+                RETURNING author_id, card_id),
             posted AS (
                 INSERT INTO notifications (id, recipient_id, type, actor_id, card_id, created_at)
                 SELECT gen_random_uuid(), f.follower_id, 'following_posted', c.author_id, c.id, now()
-                FROM live c JOIN follows f ON f.followee_id = c.author_id
-                WHERE c.parent_id IS NULL
+                FROM authors o JOIN cards c ON c.id = o.card_id AND \(unescaped: CardRow.live)
+                JOIN follows f ON f.followee_id = c.author_id
                 ON CONFLICT (recipient_id, actor_id) WHERE type = 'following_posted' AND NOT read DO NOTHING
                 RETURNING 1)
-            SELECT (SELECT count(*) FROM batch)::int, (SELECT count(*) FROM tagged)::int, (SELECT count(*) FROM posted)::int
+            SELECT greatest((SELECT count(*) FROM batch), (SELECT count(*) FROM authors))::int, (SELECT count(*) FROM tagged)::int,
+                   (SELECT count(*) FROM posted)::int
             """)
         return try RowCells.decode(rows[0], Int.self, Int.self, Int.self).0
     }
