@@ -4,7 +4,7 @@ burst of notifications and times how long each takes to arrive on every stream.
 
     streams.py URL SQL_COMMAND SERVER_PID [--accounts 1000] [--per-account 5] [--bursts 3]
 
-SQL_COMMAND runs one statement on the server's database (psql ... -c); sessions are made in
+SQL_COMMAND runs one statement, given on its standard input, on the server's database (psql ...); sessions are made in
 SQL (a token's SHA-256, as the server stores it), so no device has to sign in. Prints the
 latencies (from just before the inserting statement was sent to each event's arrival), how
 many arrived, and the server's resident memory with every stream open.
@@ -22,7 +22,7 @@ import uuid
 
 
 def sql(command, statement):
-    done = subprocess.run(shlex.split(command) + [statement], capture_output=True, text=True)
+    done = subprocess.run(shlex.split(command), input=statement, capture_output=True, text=True)
     if done.returncode != 0:
         sys.exit(f"SQL failed: {done.stderr}")
     return done.stdout.strip()

@@ -34,7 +34,7 @@ trap cleanup EXIT INT TERM
 build_release
 take_lock
 # Every stream is a socket on both sides.
-ulimit -n 65536
+ulimit -n "$(ulimit -Hn)"
 if [ ! -f "$DATA/postgres/PG_VERSION" ]; then
     say "seeding $DATA"
     "$BIN" seed --data-directory "$DATA" --cards 20000 --accounts 2000 --comments 1000 --likes 10000 >&2
@@ -47,7 +47,7 @@ DB_PORT=$(sed -n 4p "$DATA/postgres/postmaster.pid" | tr -d ' ')
 CREDENTIALS=$(cat "$DATA/postgres-credentials")
 export PGPASSWORD=$CREDENTIALS
 say "opening $((ACCOUNTS * PER_ACCOUNT)) streams"
-python3 "$HERE/streams.py" "$URL" "psql -h 127.0.0.1 -p $DB_PORT -U soom -d soom -At -v ON_ERROR_STOP=1 -c" "$SERVER_PID" \
+python3 "$HERE/streams.py" "$URL" "psql -h 127.0.0.1 -p $DB_PORT -U soom -d soom -At -q -v ON_ERROR_STOP=1" "$SERVER_PID" \
     --accounts "$ACCOUNTS" --per-account "$PER_ACCOUNT" --bursts "$BURSTS" | tee "$WORK/results.txt"
 result=$(grep '^RESULT' "$WORK/results.txt")
 streams=$(sed -E 's/.*streams=([0-9]+).*/\1/' <<<"$result")
