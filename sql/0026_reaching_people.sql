@@ -15,7 +15,9 @@ CREATE UNIQUE INDEX notifications_one_unread_post ON notifications (recipient_id
 
 -- The authors whose followers are to hear of a new card: one row per author, whatever the
 -- followers, and whatever the posts meanwhile (a burst of a thousand cards is one fan-out, naming
--- the first). The post inserts it (`ON CONFLICT DO NOTHING`) under its author's row lock.
+-- the first). The post inserts it (`ON CONFLICT DO NOTHING`) under its author's row lock; the job
+-- takes a row two seconds after it was made, so an author who posts on and on is fanned out at
+-- most every few seconds (each follower holds one unread notice of theirs anyway).
 CREATE TABLE follower_notification_outbox (
     author_id   uuid        PRIMARY KEY REFERENCES accounts (id) ON DELETE CASCADE,
     card_id     uuid        NOT NULL REFERENCES cards (id) ON DELETE CASCADE,
@@ -37,19 +39,16 @@ CREATE TABLE notification_settings (
 );
 
 -- Each committed notification is told on the channel `soom_notifications` as
--- `<recipient id>:<notification id>` pairs, comma-separated, at most 100 to a payload (under
--- PostgreSQL's 8,000-byte limit). Every instance listens on one connection and fetches the ones
--- whose recipients have a stream open there. A statement-level trigger: a fan-out of thousands is
--- a few dozen payloads, and an insert that wrote nothing (`ON CONFLICT DO NOTHING`) tells nothing.
+-- `<recipient id>:<notification id>`. Every instance listens on one connection and fetches the
+-- ones whose recipients have a stream open there. A row trigger: it runs only for a row really
+-- inserted, so a post that notifies nobody (its comment-card notification's `INSERT` writes no
+-- row) pays nothing for it.
 CREATE FUNCTION notifications_told() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM pg_notify('soom_notifications', string_agg(recipient_id::text || ':' || id::text, ','))
-    FROM (SELECT recipient_id, id, (row_number() OVER () - 1) / 100 AS chunk FROM new_notifications) n
-    GROUP BY chunk;
+    PERFORM pg_notify('soom_notifications', NEW.recipient_id::text || ':' || NEW.id::text);
     RETURN NULL;
 END
 $$;
 
 CREATE TRIGGER notifications_told AFTER INSERT ON notifications
-    REFERENCING NEW TABLE AS new_notifications
-    FOR EACH STATEMENT EXECUTE FUNCTION notifications_told();
+    FOR EACH ROW EXECUTE FUNCTION notifications_told();

@@ -43,15 +43,13 @@ CREATE TABLE server_keys (
     created_at  timestamptz NOT NULL
 );
 
--- 0026's trigger function, now also queueing a delivery for each subscription of each
--- recipient. An account without subscriptions costs one probe of push_subscriptions_account_idx.
+-- 0026's trigger function, now also queueing a delivery for each subscription of the recipient.
+-- A recipient without subscriptions costs one probe of push_subscriptions_account_idx.
 CREATE OR REPLACE FUNCTION notifications_told() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM pg_notify('soom_notifications', string_agg(recipient_id::text || ':' || id::text, ','))
-    FROM (SELECT recipient_id, id, (row_number() OVER () - 1) / 100 AS chunk FROM new_notifications) n
-    GROUP BY chunk;
+    PERFORM pg_notify('soom_notifications', NEW.recipient_id::text || ':' || NEW.id::text);
     INSERT INTO push_deliveries (notification_id, subscription_id)
-    SELECT n.id, s.id FROM new_notifications n JOIN push_subscriptions s ON s.account_id = n.recipient_id;
+    SELECT NEW.id, s.id FROM push_subscriptions s WHERE s.account_id = NEW.recipient_id;
     RETURN NULL;
 END
 $$;

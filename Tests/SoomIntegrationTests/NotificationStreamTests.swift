@@ -191,6 +191,11 @@ struct NotificationStreamTests {
             #expect(
                 try await database.scalar("SELECT count(*)::int FROM follower_notification_outbox WHERE card_id = \(UUID(uuidString: first.id)!)")
                     == 1)
+            // Taken two seconds after it was queued: not yet …
+            _ = try await database.withNotificationRepository { try await $0.deliverNewCardNotifications(limit: 20) }
+            #expect(try await database.scalar("SELECT count(*)::int FROM follower_notification_outbox") == 1)
+            // … then.
+            try await database.execute("UPDATE follower_notification_outbox SET created_at = created_at - interval '3 seconds'")
             _ = try await database.withNotificationRepository { try await $0.deliverNewCardNotifications(limit: 20) }
             #expect(try await database.scalar("SELECT count(*)::int FROM notifications WHERE type = 'following_posted'") == 2)
             #expect(try await database.scalar("SELECT count(*)::int FROM follower_notification_outbox") == 0)

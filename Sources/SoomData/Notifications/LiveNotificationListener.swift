@@ -9,7 +9,8 @@ import Synchronization
 /// Feeds this instance's open notification streams (`LiveNotifications`) from the database, on one
 /// connection of its own (not from the pool, and one per instance however many streams are open):
 ///
-/// - `soom_notifications` (migration 0026) names each committed notification with its recipient,
+/// - `soom_notifications` (migration 0026) names each committed notification with its recipient
+///   (`<recipient>:<id>`; a payload may hold several, comma-separated),
 ///   whichever instance made it; those whose recipients have a stream open here are read in
 ///   batches (`NotificationRepository.live`, one query per batch of up to 500) and delivered.
 /// - `soom_account_changed` (migration 0009) names an account whose sessions or identity changed

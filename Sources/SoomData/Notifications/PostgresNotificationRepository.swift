@@ -213,7 +213,8 @@ public struct PostgresNotificationRepository: NotificationRepository {
                 RETURNING 1),
             authors AS (
                 DELETE FROM follower_notification_outbox WHERE author_id IN (
-                    SELECT author_id FROM follower_notification_outbox ORDER BY created_at LIMIT \(limit) FOR UPDATE SKIP LOCKED)
+                    SELECT author_id FROM follower_notification_outbox WHERE created_at <= now() - interval '2 seconds'
+                    ORDER BY created_at LIMIT \(limit) FOR UPDATE SKIP LOCKED)
                 RETURNING author_id, card_id),
             posted AS (
                 INSERT INTO notifications (id, recipient_id, type, actor_id, card_id, created_at)
