@@ -124,6 +124,13 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
             try await migrateWhenReachable(configuration.database, client: client, logger: logger, databaseLogger: databaseLogger)
             migrated.signal()
         }
+        // The VAPID key before the first request, so that no read makes it (it is loaded again
+        // on first use if the database cannot be reached now).
+        do {
+            _ = try await vapid.current()
+        } catch {
+            logger.warning("the VAPID key is not loaded yet; retrying on first use", metadata: ["error": "\(loggableDescription(of: error))"])
+        }
         // The switches before the first request (the refresher keeps them fresh from here on).
         do {
             switches.update(try await operators.switches())
