@@ -77,7 +77,7 @@ public struct SessionInvalidationListener: Service {
     struct NotificationsEnded: Error {}
 
     /// The triggers of migrations 0009, 0014, 0015, 0023 and 0024, by table.
-    static let triggers = [
+    static let triggers: [(table: String, name: String)] = [
         ("sessions", "sessions_ended"), ("sessions", "sessions_changed"), ("sessions", "sessions_truncated"),
         ("accounts", "accounts_deleted"), ("accounts", "accounts_identity_changed"), ("accounts", "accounts_truncated"),
         ("likes", "likes_marked"), ("likes", "likes_unmarked"), ("likes", "likes_remarked"), ("likes", "likes_marks_truncated"),
@@ -89,14 +89,6 @@ public struct SessionInvalidationListener: Service {
         ("poll_ballots", "poll_ballots_marked"), ("poll_ballots", "poll_ballots_unmarked"), ("poll_ballots", "poll_ballots_remarked"),
         ("poll_ballots", "poll_ballots_marks_truncated"),
     ]
-
-    /// The heartbeats sent and not yet heard back.
-    private final class Heartbeats: Sendable {
-        private let pending = Mutex<Set<String>>([])
-        func sent(_ id: String) { self.pending.withLock { _ = $0.insert(id) } }
-        func heard(_ id: String) { self.pending.withLock { _ = $0.remove(id) } }
-        func isPending(_ id: String) -> Bool { self.pending.withLock { $0.contains(id) } }
-    }
 
     /// Whether a connection got as far as listening: the next reconnection waits a second again.
     private final class Reached: Sendable {
@@ -155,9 +147,7 @@ public struct SessionInvalidationListener: Service {
 
     /// One connection's life: returns or throws only when it ends.
     private func listen(onListening: @escaping @Sendable () -> Void) async throws {
-        var configuration = try DatabaseProbe.connectionConfiguration(self.database)
-        configuration.options.additionalStartupParameters = [("application_name", Self.applicationName)]
-        let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: self.logger)
+        let connection = try await ChannelListening.connect(self.database, applicationName: Self.applicationName, logger: self.logger)
         do {
             try await connection.listen(on: SessionCache.channel) { sessionNotifications in
                 try await connection.listen(on: ViewerMarkCache.channel) { markNotifications in
@@ -165,10 +155,10 @@ public struct SessionInvalidationListener: Service {
                 }
             }
         } catch {
-            await self.close(connection)
+            await ChannelListening.close(connection, within: self.setupTimeout)
             throw error
         }
-        await self.close(connection)
+        await ChannelListening.close(connection, within: self.setupTimeout)
     }
 
     /// With `LISTEN` in place on both channels: checks the triggers, switches the caches on, and
@@ -177,22 +167,14 @@ public struct SessionInvalidationListener: Service {
         _ connection: PostgresConnection, sessions: PostgresNotificationSequence, marks: PostgresNotificationSequence,
         onListening: @Sendable () -> Void
     ) async throws {
-        let (tables, names) = (Self.triggers.map(\.0), Self.triggers.map(\.1))
-        let logger = self.logger
-        let enabled = try await Database.race(self.setupTimeout) {
-            try await connection.query(
-                """
-                SELECT count(*) FROM pg_trigger
-                WHERE tgenabled <> 'D' AND (tgrelid::regclass::text, tgname::text) IN (SELECT * FROM unnest(\(tables)::text[], \(names)::text[]))
-                """, logger: logger
-            ).collect().first.map { try RowCells.decode($0, Int.self) }
+        guard try await ChannelListening.triggersEnabled(Self.triggers, on: connection, within: self.setupTimeout, logger: self.logger) else {
+            throw TriggersMissing()
         }
-        guard enabled == Self.triggers.count else { throw TriggersMissing() }
         self.cache.resume()
         self.marks.resume()
         onListening()
         self.logger.debug("session and marks caches on: listening for account changes")
-        let heartbeats = Heartbeats()
+        let heartbeats = ChannelListening.Heartbeats()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 try await Self.consume(sessions, heartbeats: heartbeats, all: self.cache.invalidateAll, one: self.cache.invalidate(account:))
@@ -210,19 +192,9 @@ public struct SessionInvalidationListener: Service {
                     })
             }
             group.addTask {
-                while true {
-                    try await Task.sleep(for: self.heartbeat)
-                    // One heartbeat per channel, each sent and heard back within the timeout, or this
-                    // connection is given up (`race` cancels the attempt: a dead socket may never answer at all).
-                    let ids = [SessionCache.channel, ViewerMarkCache.channel].map { ($0, "heartbeat:\(UUID().uuidString)") }
-                    for (_, id) in ids { heartbeats.sent(id) }
-                    _ = try await Database.race(self.heartbeatTimeout) {
-                        for (channel, id) in ids {
-                            try await connection.query("SELECT pg_notify(\(channel), \(id))", logger: self.logger)
-                        }
-                        while ids.contains(where: { heartbeats.isPending($0.1) }) { try await Task.sleep(for: .milliseconds(20)) }
-                    }
-                }
+                try await ChannelListening.beat(
+                    connection, channels: [SessionCache.channel, ViewerMarkCache.channel], heartbeats: heartbeats, every: self.heartbeat,
+                    within: self.heartbeatTimeout, logger: self.logger)
             }
             // All run until one fails; that failure ends this connection.
             try await group.next()
@@ -232,7 +204,8 @@ public struct SessionInvalidationListener: Service {
     /// Reads one channel's notifications until they end (which throws): a heartbeat is heard, `*`
     /// calls `all`, an account id `one`; anything else is unreadable.
     private static func consume(
-        _ notifications: PostgresNotificationSequence, heartbeats: Heartbeats, all: @Sendable () -> Void, one: @Sendable (UUID) -> Void
+        _ notifications: PostgresNotificationSequence, heartbeats: ChannelListening.Heartbeats, all: @Sendable () -> Void,
+        one: @Sendable (UUID) -> Void
     ) async throws {
         for try await notification in notifications {
             let payload = notification.payload
@@ -247,10 +220,5 @@ public struct SessionInvalidationListener: Service {
             }
         }
         throw NotificationsEnded()
-    }
-
-    /// Closes the connection, waiting `setupTimeout` at most: a close that never completes must not hold the service.
-    private func close(_ connection: PostgresConnection) async {
-        _ = try? await Database.race(self.setupTimeout) { try await connection.close() }
     }
 }

@@ -53,7 +53,7 @@ public struct LiveNotificationListener: Service {
     static let batch = 500
 
     /// The triggers both channels depend on, by table.
-    static let triggers = [
+    static let triggers: [(table: String, name: String)] = [
         ("notifications", "notifications_told"), ("sessions", "sessions_ended"), ("sessions", "sessions_changed"),
         ("sessions", "sessions_truncated"), ("accounts", "accounts_deleted"), ("accounts", "accounts_truncated"),
     ]
@@ -63,28 +63,24 @@ public struct LiveNotificationListener: Service {
     struct NotificationsEnded: Error {}
     struct HeartbeatLost: Error {}
 
-    /// Notification ids waiting to be read, and heartbeats not yet heard back.
+    /// Notification ids waiting to be read.
     private final class Pending: Sendable {
-        private let state = Mutex<(ids: [UUID], heartbeats: Set<String>)>(([], []))
+        private let state = Mutex<[UUID]>([])
         let (signals, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
 
         func add(_ ids: [UUID]) {
             guard !ids.isEmpty else { return }
-            self.state.withLock { $0.ids += ids }
+            self.state.withLock { $0 += ids }
             self.signal.yield()
         }
 
         func take(_ limit: Int) -> [UUID] {
-            self.state.withLock { state in
-                let taken = Array(state.ids.prefix(limit))
-                state.ids.removeFirst(taken.count)
+            self.state.withLock { ids in
+                let taken = Array(ids.prefix(limit))
+                ids.removeFirst(taken.count)
                 return taken
             }
         }
-
-        func sent(_ id: String) { self.state.withLock { _ = $0.heartbeats.insert(id) } }
-        func heard(_ id: String) { self.state.withLock { _ = $0.heartbeats.remove(id) } }
-        func isPending(_ id: String) -> Bool { self.state.withLock { $0.heartbeats.contains(id) } }
     }
 
     public func run() async throws {
@@ -126,9 +122,7 @@ public struct LiveNotificationListener: Service {
 
     /// One connection's life: returns or throws only when it ends.
     private func listen(onListening: @escaping @Sendable () -> Void) async throws {
-        var configuration = try DatabaseProbe.connectionConfiguration(self.database)
-        configuration.options.additionalStartupParameters = [("application_name", Self.applicationName)]
-        let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: self.logger)
+        let connection = try await ChannelListening.connect(self.database, applicationName: Self.applicationName, logger: self.logger)
         do {
             try await connection.listen(on: Self.channel) { told in
                 try await connection.listen(on: SessionCache.channel) { accounts in
@@ -136,42 +130,30 @@ public struct LiveNotificationListener: Service {
                 }
             }
         } catch {
-            await Self.close(connection)
+            await ChannelListening.close(connection, within: .seconds(5))
             throw error
         }
-        await Self.close(connection)
-    }
-
-    /// Closes the connection, waiting 5 seconds at most: a close that never completes must not hold the service.
-    private static func close(_ connection: PostgresConnection) async {
-        _ = try? await Database.race(.seconds(5)) { try await connection.close() }
+        await ChannelListening.close(connection, within: .seconds(5))
     }
 
     private func serve(
         _ connection: PostgresConnection, told: PostgresNotificationSequence, accounts: PostgresNotificationSequence,
         onListening: @Sendable () -> Void
     ) async throws {
-        let (tables, names) = (Self.triggers.map(\.0), Self.triggers.map(\.1))
-        let logger = self.logger
-        let enabled = try await Database.race(.seconds(5)) {
-            try await connection.query(
-                """
-                SELECT count(*) FROM pg_trigger
-                WHERE tgenabled <> 'D' AND (tgrelid::regclass::text, tgname::text) IN (SELECT * FROM unnest(\(tables)::text[], \(names)::text[]))
-                """, logger: logger
-            ).collect().first.map { try RowCells.decode($0, Int.self) }
+        guard try await ChannelListening.triggersEnabled(Self.triggers, on: connection, within: .seconds(5), logger: self.logger) else {
+            throw TriggersMissing()
         }
-        guard enabled == Self.triggers.count else { throw TriggersMissing() }
         self.live.resume()
         onListening()
         let pending = Pending()
+        let heartbeats = ChannelListening.Heartbeats()
         let streams = Gauge(label: "soom_notification_streams")
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for try await notification in told {
                     let payload = notification.payload
                     if payload.hasPrefix("heartbeat:") {
-                        pending.heard(payload)
+                        heartbeats.heard(payload)
                         continue
                     }
                     pending.add(try self.watchedIDs(in: payload))
@@ -182,7 +164,7 @@ public struct LiveNotificationListener: Service {
                 for try await notification in accounts {
                     let payload = notification.payload
                     if payload.hasPrefix("heartbeat:") {
-                        pending.heard(payload)
+                        heartbeats.heard(payload)
                     } else if payload == "*" {
                         self.live.closeAll()
                     } else if let account = UUID(uuidString: payload) {
@@ -202,17 +184,14 @@ public struct LiveNotificationListener: Service {
                 throw NotificationsEnded()
             }
             group.addTask {
+                try await ChannelListening.beat(
+                    connection, channels: [Self.channel, SessionCache.channel], heartbeats: heartbeats, every: self.heartbeat,
+                    within: self.heartbeatTimeout, logger: self.logger)
+            }
+            group.addTask {
                 while true {
-                    try await Task.sleep(for: self.heartbeat)
                     streams.record(self.live.count)
-                    let beats = [Self.channel, SessionCache.channel].map { ($0, "heartbeat:\(UUID().uuidString)") }
-                    for (_, id) in beats { pending.sent(id) }
-                    _ = try await Database.race(self.heartbeatTimeout) {
-                        for (channel, id) in beats {
-                            try await connection.query("SELECT pg_notify(\(channel), \(id))", logger: logger)
-                        }
-                        while beats.contains(where: { pending.isPending($0.1) }) { try await Task.sleep(for: .milliseconds(20)) }
-                    }
+                    try await Task.sleep(for: .seconds(5))
                 }
             }
             try await group.next()
