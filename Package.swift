@@ -136,7 +136,9 @@ let package = Package(
         // SoomPush without a network: payload encryption against RFC 8291's example, VAPID, endpoint checks.
         .testTarget(
             name: "SoomPushTests",
-            dependencies: ["SoomPush", "SoomDomain", .product(name: "Crypto", package: "swift-crypto"), .product(name: "JWTKit", package: "jwt-kit")],
+            dependencies: [
+                "SoomPush", "SoomDomain", .product(name: "Crypto", package: "swift-crypto"), .product(name: "JWTKit", package: "jwt-kit"),
+            ],
             swiftSettings: strict
         ),
         // SoomData without a database: statement names, the deadline wheel, secret files.
