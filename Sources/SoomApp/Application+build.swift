@@ -50,11 +50,16 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
     let vapid = try VAPIDKeeper(subject: configuration.push.vapidSubject, pem: configuration.push.vapidPrivateKeyPEM, repository: pushRepository)
     // Made after everything that can fail: a client must be shut down, which only a running app does.
     let pushClient = PushHTTPClient.make(extraRoots: configuration.push.caFile)
-    let senders: [PushKind: any PushSender] = [
+    var senders: [PushKind: any PushSender] = [
         .webPush: WebPushSender(
             client: pushClient, vapid: vapid, policy: pushPolicy, logger: logger, timeout: configuration.push.sendTimeout,
             encode: NotificationJSON.bytes)
     ]
+    if let fcm = configuration.push.fcm {
+        senders[.fcm] = FCMSender(
+            client: pushClient, tokens: FCMAccessToken(credentials: fcm, tokenURL: configuration.push.fcmTokenURL, client: pushClient),
+            endpoint: configuration.push.fcmEndpoint, timeout: configuration.push.sendTimeout, logger: logger, encode: NotificationJSON.bytes)
+    }
     let push = PushEnvironment(
         subscriptions: ManagePushSubscriptions(repository: pushRepository, policy: pushPolicy),
         vapidPublicKey: { try await vapid.current().publicKey })

@@ -10,11 +10,17 @@ import SoomPush
 /// - `SOOM_PUSH_ALLOWED_HOSTS`: the Web Push hosts the server may call, comma-separated
 ///   (`host`, `host:port`, `*.suffix`); default: the browsers' public push services.
 /// - `SOOM_PUSH_CA_FILE`: more trusted roots (PEM) for push services' certificates.
+/// - `SOOM_FCM_CREDENTIALS`: a Firebase service account's JSON file; unset, FCM is not offered.
+///   `SOOM_FCM_TOKEN_URL` and `SOOM_FCM_ENDPOINT` replace its token endpoint and FCM's address
+///   (a stand-in, in tests).
 public struct PushConfiguration: Sendable {
     public var vapidPrivateKeyPEM: String?
     public var vapidSubject: String
     public var allowedHosts: [String]
     public var caFile: String?
+    public var fcm: FCMCredentials?
+    public var fcmTokenURL: String?
+    public var fcmEndpoint = "https://fcm.googleapis.com"
     /// How long the delivery service rests when the queue is empty.
     public var deliveryInterval: Duration = .milliseconds(500)
     /// How long a send may take before it is retried.
@@ -35,7 +41,7 @@ public struct PushConfiguration: Sendable {
     }
 
     /// The kinds this configuration can send.
-    public var offered: Set<PushKind> { [.webPush] }
+    public var offered: Set<PushKind> { self.fcm == nil ? [.webPush] : [.webPush, .fcm] }
 
     public struct Invalid: Error, CustomStringConvertible {
         public let description: String
@@ -68,6 +74,19 @@ public struct PushConfiguration: Sendable {
             }
             self.caFile = file
         }
+        if let file = environment["SOOM_FCM_CREDENTIALS"], !file.isEmpty {
+            self.fcm = try Self.fcmCredentials(json: try Self.read(file, setting: "SOOM_FCM_CREDENTIALS"))
+        }
+        if let url = environment["SOOM_FCM_TOKEN_URL"], !url.isEmpty { self.fcmTokenURL = url }
+        if let url = environment["SOOM_FCM_ENDPOINT"], !url.isEmpty { self.fcmEndpoint = url }
+    }
+
+    /// A service account's JSON, checked: its key must be an RSA private key in PEM.
+    public static func fcmCredentials(json: String) throws -> FCMCredentials {
+        guard let credentials = try? JSONDecoder().decode(FCMCredentials.self, from: Data(json.utf8)),
+            FCMAccessToken.isPrivateKey(pem: credentials.privateKey), credentials.tokenURI.hasPrefix("https://")
+        else { throw Invalid(description: "SOOM_FCM_CREDENTIALS is not a service account's JSON with an RSA private key and an https token_uri") }
+        return credentials
     }
 
     private static func read(_ path: String, setting: String) throws -> String {

@@ -13,7 +13,7 @@ import Testing
 @Suite("Push to browsers through a stand-in Web Push service, against PostgreSQL")
 struct PushTests {
     /// A test app that may call the stand-in, trusts its CA, sends quickly and retries soon.
-    static func configure(_ standIn: WebPushStandIn, lease: Duration = .seconds(60)) -> @Sendable (inout AppConfiguration) -> Void {
+    static func configure(_ standIn: PushStandIn, lease: Duration = .seconds(60)) -> @Sendable (inout AppConfiguration) -> Void {
         let (port, caFile) = (standIn.port, standIn.caFile)
         return { configuration in
             configuration.push = PushConfiguration(vapidSubject: "mailto:ops@soom.test", allowedHosts: ["localhost:\(port)"], caFile: caFile)
@@ -24,8 +24,20 @@ struct PushTests {
         }
     }
 
-    static func withStandIn(_ body: (WebPushStandIn) async throws -> Void) async throws {
-        let standIn = try await WebPushStandIn.start()
+    /// The same, with FCM configured: the stand-in's service account, token endpoint and send endpoint.
+    static func configureFCM(_ standIn: PushStandIn) throws -> @Sendable (inout AppConfiguration) -> Void {
+        let base = Self.configure(standIn)
+        let credentials = try PushConfiguration.fcmCredentials(json: standIn.serviceAccountJSON)
+        let origin = standIn.origin
+        return { configuration in
+            base(&configuration)
+            configuration.push.fcm = credentials
+            configuration.push.fcmEndpoint = origin
+        }
+    }
+
+    static func withStandIn(_ body: (PushStandIn) async throws -> Void) async throws {
+        let standIn = try await PushStandIn.start()
         do {
             try await body(standIn)
         } catch {
@@ -250,7 +262,7 @@ struct PushTests {
     }
 
     static func dieMidSend(
-        _ standIn: WebPushStandIn, browser: String, card: String, tokens: [String], client: any TestClientProtocol, database: TestDatabase,
+        _ standIn: PushStandIn, browser: String, card: String, tokens: [String], client: any TestClientProtocol, database: TestDatabase,
         http: HTTPClient
     ) async throws {
         try await database.withDatabase { db in
@@ -291,6 +303,45 @@ struct PushTests {
                 PushCompletion(id: second[0].id, attempt: second[0].attempt, subscriptionID: second[0].subscriptionID, result: .done)
             ])
             #expect(try await database.scalar("SELECT count(*)::int FROM push_deliveries") == 0)
+        }
+    }
+
+    @Test(
+        "FCM: a like reaches a phone's token through HTTP v1 with an OAuth token from the service account; 404 UNREGISTERED deletes it; a refused access token is exchanged anew"
+    )
+    func fcm() async throws {
+        try await Self.withStandIn { standIn in
+            try await withTestApp(adjust: try Self.configureFCM(standIn)) { client, database in
+                let tokens = try await database.makeAccounts(2)
+                let card = try await client.postCard(tokens[0], "폰으로 알려 줘")
+                let phone = "dGVzdC1waG9uZQ:APA91bH-" + UUID().uuidString
+                let stale = "c3RhbGU:APA91bH-" + UUID().uuidString
+                standIn.script(
+                    fcmToken: stale,
+                    [.init(status: 404, body: #"{"error":{"code":404,"status":"NOT_FOUND","details":[{"errorCode":"UNREGISTERED"}]}}"#)])
+                standIn.script(fcmToken: phone, [.init(status: 401), .init(status: 200)])
+                for token in [phone, stale] {
+                    let made = try await client.send(.post, "/v1/me/push-subscriptions", json: ["kind": "fcm", "token": token], token: tokens[0])
+                    let kind = try made.object["kind"] as? String
+                    #expect(made.status == .created && kind == "fcm" && !String(buffer: made.body).contains(token))
+                }
+                #expect(try await client.send(.put, "/v1/cards/\(card.id)/like", token: tokens[1]).status == .ok)
+                let clock = ContinuousClock()
+                let deadline = clock.now + .seconds(15)
+                while try await database.scalar("SELECT count(*)::int FROM push_deliveries") > 0, clock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                let toPhone = standIn.fcmMessages.filter { $0.token == phone }
+                #expect(toPhone.map(\.answered) == [401, 200], "\(toPhone.map(\.answered))")
+                let listed = try #require(try await client.notifications(tokens[0]).first)
+                #expect(toPhone.last?.payload?["id"] as? String == listed["id"] as? String)
+                #expect(toPhone.last?.payload?["type"] as? String == "card_liked" && toPhone.last?.payload?["actor"] as? String == "null")
+                #expect(toPhone.last?.collapseKey == (listed["id"] as? String)?.replacingOccurrences(of: "-", with: ""))
+                #expect(toPhone.last?.priority == "normal")
+                #expect(standIn.assertionsVerified == 2, "one access token, and a new one after FCM refused it")
+                let items = try await client.send(.get, "/v1/me/push-subscriptions", token: tokens[0]).object["items"] as? [[String: Any]]
+                #expect(items?.count == 1, "the unregistered token is deleted")
+            }
         }
     }
 }

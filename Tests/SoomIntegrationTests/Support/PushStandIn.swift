@@ -13,16 +13,18 @@ import SwiftASN1
 import Synchronization
 import Testing
 import X509
+import _CryptoExtras
 
-/// A local stand-in for a browser's push service (RFC 8030) over HTTPS with a certificate of its
-/// own CA: each subscription it hands out has a browser key pair and auth secret, and every
+/// A local stand-in for the push services over HTTPS with a certificate of its own CA: FCM (an
+/// OAuth 2 token endpoint that verifies the service account's RS256 assertion, and the HTTP v1
+/// send endpoint that wants its token), and a browser's push service (RFC 8030): each subscription it hands out has a browser key pair and auth secret, and every
 /// message it receives is checked as a real service and browser would — the VAPID token verified
 /// with the key it names (ES256, `aud` the service's origin, `exp` within 24 hours, a `sub`) and
 /// the payload decrypted with this file's own RFC 8291 decryptor (checked against the RFC's
 /// example). It answers `201` unless told otherwise per subscription (a status, `Retry-After`, a
 /// delay before answering). A message whose `Topic` it already holds replaces it, as RFC 8030
 /// §5.4 says a service does with a message not yet delivered.
-final class WebPushStandIn: Sendable {
+final class PushStandIn: Sendable {
     struct Received: Sendable {
         let subscription: String
         let payload: [String: any Sendable]?
@@ -39,6 +41,7 @@ final class WebPushStandIn: Sendable {
         var status: Int = 201
         var retryAfter: String?
         var delay: Duration = .zero
+        var body: String?
     }
 
     struct Browser: Sendable {
@@ -50,7 +53,24 @@ final class WebPushStandIn: Sendable {
         var browsers: [String: Browser] = [:]
         var scripts: [String: [Answer]] = [:]
         var received: [Received] = []
+        var accessTokens: Set<String> = []
+        var assertions = 0
+        var fcm: [FCMMessage] = []
     }
+
+    /// A message FCM's send endpoint accepted or refused.
+    struct FCMMessage: Sendable {
+        let token: String
+        let payload: [String: any Sendable]?
+        let collapseKey: String?
+        let priority: String?
+        let answered: Int
+    }
+
+    /// The service account FCM knows: its JSON for `PushConfiguration.fcmCredentials`.
+    let serviceAccountKey = try! _RSA.Signing.PrivateKey(keySize: .bits2048)
+    static let project = "soom-test"
+    static let clientEmail = "push@soom-test.iam.gserviceaccount.com"
 
     private let state = Mutex(State())
     let port: Int
@@ -68,7 +88,7 @@ final class WebPushStandIn: Sendable {
     }
 
     /// Starts one on a free port; `stop()` it when done.
-    static func start() async throws -> WebPushStandIn {
+    static func start() async throws -> PushStandIn {
         let (caPEM, leafPEM, leafKeyPEM) = try Self.certificates()
         let caFile = FileManager.default.temporaryDirectory.appendingPathComponent("soom-push-ca-\(UUID().uuidString).pem").path
         try caPEM.write(toFile: caFile, atomically: true, encoding: .utf8)
@@ -77,6 +97,17 @@ final class WebPushStandIn: Sendable {
             privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(leafKeyPEM.utf8), format: .pem)))
         let holder = Holder()
         let router = Router()
+        router.post("/token") { request, _ -> Response in
+            guard let standIn = holder.standIn else { return Response(status: .serviceUnavailable) }
+            let body = String(buffer: try await request.body.collect(upTo: 16384))
+            return try await standIn.token(form: body)
+        }
+        router.post("/v1/projects/{project}/messages:send") { request, context -> Response in
+            guard let standIn = holder.standIn else { return Response(status: .serviceUnavailable) }
+            let body = try await request.body.collect(upTo: 16384)
+            return standIn.fcmSend(
+                project: context.parameters.get("project") ?? "", authorization: request.headers[.authorization], body: Data(body.readableBytesView))
+        }
         router.post("/push/{id}") { request, context -> Response in
             guard let standIn = holder.standIn else { return Response(status: .serviceUnavailable) }
             let id = context.parameters.get("id") ?? ""
@@ -95,7 +126,7 @@ final class WebPushStandIn: Sendable {
             port = value
             break
         }
-        let standIn = WebPushStandIn(port: port, caFile: caFile, task: task, group: group)
+        let standIn = PushStandIn(port: port, caFile: caFile, task: task, group: group)
         holder.set(standIn)
         return standIn
     }
@@ -107,9 +138,9 @@ final class WebPushStandIn: Sendable {
     }
 
     private final class Holder: Sendable {
-        private let value = Mutex<WebPushStandIn?>(nil)
-        var standIn: WebPushStandIn? { self.value.withLock { $0 } }
-        func set(_ standIn: WebPushStandIn) { self.value.withLock { $0 = standIn } }
+        private let value = Mutex<PushStandIn?>(nil)
+        var standIn: PushStandIn? { self.value.withLock { $0 } }
+        func set(_ standIn: PushStandIn) { self.value.withLock { $0 = standIn } }
     }
 
     /// A new browser subscription: the JSON body for `POST /v1/me/push-subscriptions`, and its id here.
@@ -128,6 +159,73 @@ final class WebPushStandIn: Sendable {
     }
 
     var received: [Received] { self.state.withLock { $0.received } }
+    var fcmMessages: [FCMMessage] { self.state.withLock { $0.fcm } }
+    var assertionsVerified: Int { self.state.withLock { $0.assertions } }
+
+    /// The service account's JSON, with this stand-in as its token endpoint.
+    var serviceAccountJSON: String {
+        let key = self.serviceAccountKey.pemRepresentation.replacingOccurrences(of: "\n", with: "\\n")
+        return
+            #"{"type":"service_account","project_id":"\#(Self.project)","client_email":"\#(Self.clientEmail)","private_key":"\#(key)","token_uri":"\#(self.origin)/token"}"#
+    }
+
+    /// Answers scripted per FCM token (a status and a body), then `200`.
+    func script(fcmToken: String, _ answers: [Answer]) { self.state.withLock { $0.scripts["fcm:" + fcmToken] = answers } }
+
+    /// The token endpoint: an RS256 assertion by the service account, for FCM's scope and this endpoint.
+    private func token(form: String) async throws -> Response {
+        var fields: [String: String] = [:]
+        for pair in form.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? "" }
+            if parts.count == 2 { fields[parts[0]] = parts[1] }
+        }
+        struct Assertion: JWTPayload {
+            let iss: IssuerClaim
+            let scope: String
+            let aud: AudienceClaim
+            let exp: ExpirationClaim
+            func verify(using algorithm: some JWTAlgorithm) throws { try self.exp.verifyNotExpired() }
+        }
+        let keys = JWTKeyCollection()
+        await keys.add(rsa: try Insecure.RSA.PublicKey(pem: self.serviceAccountKey.publicKey.pemRepresentation), digestAlgorithm: .sha256)
+        guard fields["grant_type"] == "urn:ietf:params:oauth:grant-type:jwt-bearer", let assertion = fields["assertion"],
+            let claims = try? await keys.verify(assertion, as: Assertion.self), claims.iss.value == Self.clientEmail,
+            claims.aud.value == ["\(self.origin)/token"], claims.scope == "https://www.googleapis.com/auth/firebase.messaging"
+        else { return Response(status: .badRequest) }
+        let token = "ya29.\(UUID().uuidString)"
+        self.state.withLock {
+            $0.accessTokens.insert(token)
+            $0.assertions += 1
+        }
+        let body = #"{"access_token":"\#(token)","expires_in":3600,"token_type":"Bearer"}"#
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    /// FCM HTTP v1's send: the bearer token must be one the token endpoint issued.
+    private func fcmSend(project: String, authorization: String?, body: Data) -> Response {
+        let valid = self.state.withLock { state in authorization.map { state.accessTokens.contains(String($0.dropFirst("Bearer ".count))) } ?? false }
+        guard project == Self.project, valid else { return Response(status: .unauthorized) }
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any], let message = object["message"] as? [String: Any],
+            let token = message["token"] as? String
+        else { return Response(status: .badRequest) }
+        let android = message["android"] as? [String: Any]
+        let data = (message["data"] as? [String: String])?["notification"]
+        let payload = data.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }?.mapValues { SendableJSON.wrap($0) }
+        let answer = self.state.withLock { state -> Answer in
+            var script = state.scripts["fcm:" + token] ?? []
+            let answer = script.isEmpty ? Answer(status: 200) : script.removeFirst()
+            state.scripts["fcm:" + token] = script
+            state.fcm.append(
+                FCMMessage(
+                    token: token, payload: payload, collapseKey: android?["collapse_key"] as? String, priority: android?["priority"] as? String,
+                    answered: answer.status))
+            return answer
+        }
+        var response = Response(status: HTTPResponse.Status(code: answer.status))
+        if let retryAfter = answer.retryAfter { response.headers[HTTPField.Name("Retry-After")!] = retryAfter }
+        if let errorBody = answer.body { response.body = .init(byteBuffer: ByteBuffer(string: errorBody)) }
+        return response
+    }
 
     /// Waits until `count` messages were accepted (`2xx`) for `subscription`, or `timeout` passes.
     func waitForDelivered(_ count: Int, to subscription: String, timeout: Duration = .seconds(10)) async throws -> [Received] {
@@ -222,7 +320,7 @@ final class WebPushStandIn: Sendable {
 }
 
 /// RFC 8291 decryption, written here apart from the server's encryption so that the two check
-/// each other (and this one is checked against the RFC's example in `WebPushStandInTests`).
+/// each other (and this one is checked against the RFC's example in `PushStandInTests`).
 enum WebPushDecryption {
     struct Malformed: Error {}
 
