@@ -94,13 +94,17 @@ public actor FCMAccessToken {
         let response = try await self.client.execute(request, timeout: .seconds(10))
         let body = try await response.body.collect(upTo: 64 * 1024)
         struct Answer: Decodable {
-            let access_token: String
-            let expires_in: Double
+            let accessToken: String
+            let expiresIn: Double
+            enum CodingKeys: String, CodingKey {
+                case accessToken = "access_token"
+                case expiresIn = "expires_in"
+            }
         }
         guard response.status == .ok, let answer = try? JSONDecoder().decode(Answer.self, from: Data(body.readableBytesView)) else {
             throw Unavailable()
         }
-        return (answer.access_token, now.addingTimeInterval(answer.expires_in))
+        return (answer.accessToken, now.addingTimeInterval(answer.expiresIn))
     }
 }
 
