@@ -60,6 +60,10 @@ public func buildApplication(_ configuration: AppConfiguration) throws -> some A
             client: pushClient, tokens: FCMAccessToken(credentials: fcm, tokenURL: configuration.push.fcmTokenURL, client: pushClient),
             endpoint: configuration.push.fcmEndpoint, timeout: configuration.push.sendTimeout, logger: logger, encode: NotificationJSON.bytes)
     }
+    if let apns = configuration.push.apns {
+        senders[.apns] = APNsSender(
+            client: pushClient, credentials: apns, timeout: configuration.push.sendTimeout, logger: logger, encode: NotificationJSON.bytes)
+    }
     let push = PushEnvironment(
         subscriptions: ManagePushSubscriptions(repository: pushRepository, policy: pushPolicy),
         vapidPublicKey: { try await vapid.current().publicKey })

@@ -13,6 +13,9 @@ import SoomPush
 /// - `SOOM_FCM_CREDENTIALS`: a Firebase service account's JSON file; unset, FCM is not offered.
 ///   `SOOM_FCM_TOKEN_URL` and `SOOM_FCM_ENDPOINT` replace its token endpoint and FCM's address
 ///   (a stand-in, in tests).
+/// - `SOOM_APNS_KEY` (the `.p8` file), `SOOM_APNS_KEY_ID`, `SOOM_APNS_TEAM_ID`, `SOOM_APNS_TOPIC`
+///   (the app's bundle id) and `SOOM_APNS_ENDPOINT` (default production; the sandbox is
+///   `https://api.sandbox.push.apple.com`): all four of the first set, or APNs is not offered.
 public struct PushConfiguration: Sendable {
     public var vapidPrivateKeyPEM: String?
     public var vapidSubject: String
@@ -21,6 +24,7 @@ public struct PushConfiguration: Sendable {
     public var fcm: FCMCredentials?
     public var fcmTokenURL: String?
     public var fcmEndpoint = "https://fcm.googleapis.com"
+    public var apns: APNsCredentials?
     /// How long the delivery service rests when the queue is empty.
     public var deliveryInterval: Duration = .milliseconds(500)
     /// How long a send may take before it is retried.
@@ -41,7 +45,12 @@ public struct PushConfiguration: Sendable {
     }
 
     /// The kinds this configuration can send.
-    public var offered: Set<PushKind> { self.fcm == nil ? [.webPush] : [.webPush, .fcm] }
+    public var offered: Set<PushKind> {
+        var kinds: Set<PushKind> = [.webPush]
+        if self.fcm != nil { kinds.insert(.fcm) }
+        if self.apns != nil { kinds.insert(.apns) }
+        return kinds
+    }
 
     public struct Invalid: Error, CustomStringConvertible {
         public let description: String
@@ -79,6 +88,19 @@ public struct PushConfiguration: Sendable {
         }
         if let url = environment["SOOM_FCM_TOKEN_URL"], !url.isEmpty { self.fcmTokenURL = url }
         if let url = environment["SOOM_FCM_ENDPOINT"], !url.isEmpty { self.fcmEndpoint = url }
+        let apns = ["SOOM_APNS_KEY", "SOOM_APNS_KEY_ID", "SOOM_APNS_TEAM_ID", "SOOM_APNS_TOPIC"].map {
+            environment[$0].flatMap { $0.isEmpty ? nil : $0 }
+        }
+        if apns.contains(where: { $0 != nil }) {
+            guard let file = apns[0], let keyID = apns[1], let teamID = apns[2], let topic = apns[3] else {
+                throw Invalid(description: "APNs needs all of SOOM_APNS_KEY, SOOM_APNS_KEY_ID, SOOM_APNS_TEAM_ID and SOOM_APNS_TOPIC")
+            }
+            let credentials = APNsCredentials(
+                keyPEM: try Self.read(file, setting: "SOOM_APNS_KEY"), keyID: keyID, teamID: teamID, topic: topic,
+                endpoint: environment["SOOM_APNS_ENDPOINT"].flatMap { $0.isEmpty ? nil : $0 } ?? "https://api.push.apple.com")
+            guard credentials.isValid else { throw Invalid(description: "SOOM_APNS_KEY is not a P-256 private key in PEM (a .p8 file)") }
+            self.apns = credentials
+        }
     }
 
     /// A service account's JSON, checked: its key must be an RSA private key in PEM.

@@ -36,6 +36,18 @@ struct PushTests {
         }
     }
 
+    /// The same, with APNs configured: the stand-in's team key, over HTTP/2.
+    static func configureAPNs(_ standIn: PushStandIn) -> @Sendable (inout AppConfiguration) -> Void {
+        let base = Self.configure(standIn)
+        let credentials = APNsCredentials(
+            keyPEM: standIn.apnsKey.pemRepresentation, keyID: PushStandIn.apnsKeyID, teamID: PushStandIn.teamID, topic: PushStandIn.bundleID,
+            endpoint: standIn.origin)
+        return { configuration in
+            base(&configuration)
+            configuration.push.apns = credentials
+        }
+    }
+
     static func withStandIn(_ body: (PushStandIn) async throws -> Void) async throws {
         let standIn = try await PushStandIn.start()
         do {
@@ -341,6 +353,47 @@ struct PushTests {
                 #expect(standIn.assertionsVerified == 2, "one access token, and a new one after FCM refused it")
                 let items = try await client.send(.get, "/v1/me/push-subscriptions", token: tokens[0]).object["items"] as? [[String: Any]]
                 #expect(items?.count == 1, "the unregistered token is deleted")
+            }
+        }
+    }
+
+    @Test(
+        "APNs: over HTTP/2 with the team's provider token, an alert the app localizes and the Notification beside it; 410 and BadDeviceToken delete the token"
+    )
+    func apns() async throws {
+        try await Self.withStandIn { standIn in
+            try await withTestApp(adjust: Self.configureAPNs(standIn)) { client, database in
+                let tokens = try await database.makeAccounts(2)
+                let card = try await client.postCard(tokens[0], "아이폰으로 알려 줘")
+                let phone = String(repeating: "a1", count: 32)
+                let gone = String(repeating: "b2", count: 32)
+                let bad = String(repeating: "c3", count: 32)
+                standIn.script(apnsDevice: gone, [.init(status: 410, body: #"{"reason":"Unregistered"}"#)])
+                standIn.script(apnsDevice: bad, [.init(status: 400, body: #"{"reason":"BadDeviceToken"}"#)])
+                for device in [phone, gone, bad] {
+                    let made = try await client.send(.post, "/v1/me/push-subscriptions", json: ["kind": "apns", "token": device], token: tokens[0])
+                    #expect(made.status == .created)
+                }
+                #expect(
+                    try await client.send(.post, "/v1/me/push-subscriptions", json: ["kind": "apns", "token": "zz"], token: tokens[0]).status
+                        == .unprocessableContent)
+                try await client.postCard(tokens[1], "답", parent: card.id)
+                let clock = ContinuousClock()
+                let deadline = clock.now + .seconds(15)
+                while try await database.scalar("SELECT count(*)::int FROM push_deliveries") > 0, clock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                let toPhone = try #require(standIn.apnsMessages.first { $0.device == phone })
+                let listed = try #require(try await client.notifications(tokens[0]).first)
+                #expect(toPhone.http2, "APNs speaks HTTP/2 only")
+                #expect(toPhone.tokenValid && toPhone.answered == 200)
+                #expect(toPhone.headers["apns-topic"] == PushStandIn.bundleID && toPhone.headers["apns-push-type"] == "alert")
+                #expect(toPhone.headers["apns-priority"] == "5")
+                #expect(toPhone.headers["apns-collapse-id"] == (listed["id"] as? String)?.replacingOccurrences(of: "-", with: ""))
+                #expect(toPhone.alert?["loc-key"] as? String == "card_commented")
+                #expect(toPhone.payload?["id"] as? String == listed["id"] as? String && toPhone.payload?["type"] as? String == "card_commented")
+                let items = try await client.send(.get, "/v1/me/push-subscriptions", token: tokens[0]).object["items"] as? [[String: Any]]
+                #expect(items?.count == 1, "410 and BadDeviceToken delete their tokens")
             }
         }
     }

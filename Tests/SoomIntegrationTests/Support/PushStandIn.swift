@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdHTTP2
 import HummingbirdTLS
 import JWTKit
 import Logging
@@ -17,7 +18,8 @@ import _CryptoExtras
 
 /// A local stand-in for the push services over HTTPS with a certificate of its own CA: FCM (an
 /// OAuth 2 token endpoint that verifies the service account's RS256 assertion, and the HTTP v1
-/// send endpoint that wants its token), and a browser's push service (RFC 8030): each subscription it hands out has a browser key pair and auth secret, and every
+/// send endpoint that wants its token), APNs (HTTP/2, an ES256 provider token by the team's key),
+/// and a browser's push service (RFC 8030); HTTP/2 where the client offers it (ALPN), else HTTP/1.1: each subscription it hands out has a browser key pair and auth secret, and every
 /// message it receives is checked as a real service and browser would — the VAPID token verified
 /// with the key it names (ES256, `aud` the service's origin, `exp` within 24 hours, a `sub`) and
 /// the payload decrypted with this file's own RFC 8291 decryptor (checked against the RFC's
@@ -56,7 +58,25 @@ final class PushStandIn: Sendable {
         var accessTokens: Set<String> = []
         var assertions = 0
         var fcm: [FCMMessage] = []
+        var apns: [APNsMessage] = []
     }
+
+    /// A message APNs's endpoint accepted or refused.
+    struct APNsMessage: Sendable {
+        let device: String
+        let http2: Bool
+        let tokenValid: Bool
+        let headers: [String: String]
+        let alert: [String: any Sendable]?
+        let payload: [String: any Sendable]?
+        let answered: Int
+    }
+
+    /// The team's APNs key (a `.p8` file's P-256 key), its id and the team.
+    let apnsKey = P256.Signing.PrivateKey()
+    static let apnsKeyID = "ABC123DEFG"
+    static let teamID = "DEF123GHIJ"
+    static let bundleID = "app.soom.ios"
 
     /// A message FCM's send endpoint accepted or refused.
     struct FCMMessage: Sendable {
@@ -108,6 +128,12 @@ final class PushStandIn: Sendable {
             return standIn.fcmSend(
                 project: context.parameters.get("project") ?? "", authorization: request.headers[.authorization], body: Data(body.readableBytesView))
         }
+        router.post("/3/device/{token}") { request, context -> Response in
+            guard let standIn = holder.standIn else { return Response(status: .serviceUnavailable) }
+            let body = try await request.body.collect(upTo: 8192)
+            return await standIn.apnsSend(
+                device: context.parameters.get("token") ?? "", head: request.head, body: Data(body.readableBytesView))
+        }
         router.post("/push/{id}") { request, context -> Response in
             guard let standIn = holder.standIn else { return Response(status: .serviceUnavailable) }
             let id = context.parameters.get("id") ?? ""
@@ -116,7 +142,7 @@ final class PushStandIn: Sendable {
         }
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
-            router: router, server: try .tls(.http1(), tlsConfiguration: tls),
+            router: router, server: try .http2Upgrade(tlsConfiguration: tls),
             configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in portSink.yield(channel.localAddress?.port ?? 0) })
         let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "push-stand-in")))
@@ -160,6 +186,53 @@ final class PushStandIn: Sendable {
 
     var received: [Received] { self.state.withLock { $0.received } }
     var fcmMessages: [FCMMessage] { self.state.withLock { $0.fcm } }
+    var apnsMessages: [APNsMessage] { self.state.withLock { $0.apns } }
+
+    /// Answers scripted per APNs device token, then `200`.
+    func script(apnsDevice: String, _ answers: [Answer]) { self.state.withLock { $0.scripts["apns:" + apnsDevice] = answers } }
+
+    /// APNs's `POST /3/device/<token>`: the provider token must verify with the team's key and name the key and team.
+    private func apnsSend(device: String, head: HTTPRequest, body: Data) async -> Response {
+        struct Claims: JWTPayload {
+            let iss: IssuerClaim
+            let iat: IssuedAtClaim
+            func verify(using algorithm: some JWTAlgorithm) throws {}
+        }
+        var tokenValid = false
+        if let authorization = head.headerFields[.authorization], authorization.hasPrefix("bearer ") {
+            let token = String(authorization.dropFirst("bearer ".count))
+            let keys = JWTKeyCollection()
+            if let key = try? ES256PublicKey(backing: self.apnsKey.publicKey) {
+                await keys.add(ecdsa: key, kid: JWKIdentifier(string: Self.apnsKeyID))
+                if let claims = try? await keys.verify(token, as: Claims.self), let header = try? JWTHeaderKid.kid(of: token) {
+                    tokenValid = claims.iss.value == Self.teamID && header == Self.apnsKeyID && claims.iat.value.timeIntervalSinceNow > -3600
+                }
+            }
+        }
+        var headers: [String: String] = [:]
+        for name in ["apns-topic", "apns-push-type", "apns-priority", "apns-collapse-id", "apns-expiration"] {
+            headers[name] = head.headerFields[HTTPField.Name(name)!]
+        }
+        let object = (try? JSONSerialization.jsonObject(with: body) as? [String: Any]) ?? [:]
+        let alert = ((object["aps"] as? [String: Any])?["alert"] as? [String: Any])?.mapValues { SendableJSON.wrap($0) }
+        let payload = (object["notification"] as? [String: Any])?.mapValues { SendableJSON.wrap($0) }
+        let answer = self.state.withLock { state -> Answer in
+            var script = state.scripts["apns:" + device] ?? []
+            let answer = script.isEmpty ? Answer(status: 200) : script.removeFirst()
+            state.scripts["apns:" + device] = script
+            state.apns.append(
+                APNsMessage(
+                    device: device, http2: head.scheme != nil, tokenValid: tokenValid, headers: headers, alert: alert, payload: payload,
+                    answered: tokenValid ? answer.status : 403))
+            return answer
+        }
+        guard tokenValid else {
+            return Response(status: .forbidden, body: .init(byteBuffer: ByteBuffer(string: #"{"reason":"InvalidProviderToken"}"#)))
+        }
+        var response = Response(status: HTTPResponse.Status(code: answer.status))
+        if let errorBody = answer.body { response.body = .init(byteBuffer: ByteBuffer(string: errorBody)) }
+        return response
+    }
     var assertionsVerified: Int { self.state.withLock { $0.assertions } }
 
     /// The service account's JSON, with this stand-in as its token endpoint.
@@ -352,5 +425,17 @@ enum WebPushDecryption {
         guard plain.last == 2 else { throw Malformed() }
         plain.removeLast()
         return plain
+    }
+}
+
+/// The `kid` in a JWT's header.
+enum JWTHeaderKid {
+    struct Missing: Error {}
+
+    static func kid(of token: String) throws -> String {
+        guard let part = token.split(separator: ".").first, let bytes = Base64URL.decode(String(part)),
+            let header = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any], let kid = header["kid"] as? String
+        else { throw Missing() }
+        return kid
     }
 }
