@@ -61,10 +61,10 @@ struct NotificationStreamTests {
         }
     }
 
-    @Test("at most five streams per account: a sixth closes the oldest; sign-out and withdrawal close them")
+    @Test("at most five streams per account: a sixth closes the oldest; sign-out, session expiry and withdrawal close them")
     func streamsEnd() async throws {
         try await withTestApp { client, database in
-            let tokens = try await database.makeAccounts(3)
+            let tokens = try await database.makeAccounts(4)
             var streams: [EventStreamReader] = []
             for _ in 0..<6 { streams.append(try await EventStreamReader.open(client, token: tokens[0])) }
             #expect(streams.allSatisfy { $0.status == 200 })
@@ -74,9 +74,19 @@ struct NotificationStreamTests {
             #expect(try await client.send(.delete, "/v1/sessions/current", token: tokens[0]).status == .noContent)
             for stream in streams[1...] { #expect(try await stream.waitForEnd()) }
             #expect(try await client.send(.get, "/v1/notifications/stream", token: tokens[0]).status == .unauthorized)
+            // A stream ends when its session expires.
+            try await database.execute(
+                "UPDATE sessions SET expires_at = now() + interval '2 seconds' WHERE account_id = \(UUID(uuidString: try await client.accountID(tokens[2]))!)"
+            )
+            try await Task.sleep(for: .milliseconds(300))  // the update's own notice has come and gone
+            let expiring = try await EventStreamReader.open(client, token: tokens[2])
+            #expect(expiring.status == 200)
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(!expiring.ended, "open while the session lives")
+            #expect(try await expiring.waitForEnd(timeout: .seconds(6)), "the stream outlived its session")
             // Withdrawing ends them too; others' streams go on.
             let mine = try await EventStreamReader.open(client, token: tokens[1])
-            let theirs = try await EventStreamReader.open(client, token: tokens[2])
+            let theirs = try await EventStreamReader.open(client, token: tokens[3])
             #expect(try await TestDevice.made(1).withdraw(client, token: tokens[1]).status == .noContent)
             #expect(try await mine.waitForEnd())
             try await Task.sleep(for: .milliseconds(300))
