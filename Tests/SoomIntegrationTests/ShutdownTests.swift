@@ -13,22 +13,29 @@ import Testing
 /// Graceful shutdown as `soom serve` runs it (a `ServiceGroup` told to shut down, as SIGTERM does).
 @Suite("Graceful shutdown")
 struct ShutdownTests {
+    /// A fresh database with `accounts` accounts, and the app running on it as `soom serve` runs it
+    /// (a `ServiceGroup`), without background jobs; its port once it listens.
+    static func start(accounts: Int, connections: Int) async throws -> (
+        database: DatabaseConfiguration, test: TestDatabase, tokens: [String], group: ServiceGroup, running: Task<Void, any Error>, port: Int
+    ) {
+        var database = try await TestPostgres.shared.makeDatabase()
+        database.maximumConnections = connections
+        let test = TestDatabase(configuration: database)
+        let tokens = try await test.makeAccounts(accounts)
+        let port = PortBox()
+        var configuration = AppConfiguration(
+            hostname: "127.0.0.1", port: 0, database: database, logLevel: .warning, migrateOnStart: false, backgroundJobs: false, rateLimits: nil)
+        configuration.onServerRunning = { port.set($0) }
+        let app = try buildApplication(configuration)
+        let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "soom-shutdown-test")))
+        let running = Task { try await group.run() }
+        return (database, test, tokens, group, running, try await port.wait())
+    }
+
     @Test("shutting down under a stream of posts: every acknowledged card is stored, and it ends within the bound")
     func shutdownUnderLoad() async throws {
         try await TestAppSlots.withSlot {
-            var database = try await TestPostgres.shared.makeDatabase()
-            database.maximumConnections = 6
-            let test = TestDatabase(configuration: database)
-            let tokens = try await test.makeAccounts(8)
-            let port = PortBox()
-            var configuration = AppConfiguration(
-                hostname: "127.0.0.1", port: 0, database: database, logLevel: .warning, migrateOnStart: false, backgroundJobs: false,
-                rateLimits: nil)
-            configuration.onServerRunning = { port.set($0) }
-            let app = try buildApplication(configuration)
-            let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "soom-shutdown-test")))
-            let running = Task { try await group.run() }
-            let listening = try await port.wait()
+            let (database, test, tokens, group, running, listening) = try await Self.start(accounts: 8, connections: 6)
 
             let acknowledged = AcknowledgedIDs()
             let client = HTTPClient(eventLoopGroupProvider: .singleton)
@@ -85,19 +92,7 @@ struct ShutdownTests {
     @Test("open notification streams end at once when the server shuts down, and do not delay it")
     func streamsEndOnShutdown() async throws {
         try await TestAppSlots.withSlot {
-            var database = try await TestPostgres.shared.makeDatabase()
-            database.maximumConnections = 4
-            let test = TestDatabase(configuration: database)
-            let tokens = try await test.makeAccounts(3)
-            let port = PortBox()
-            var configuration = AppConfiguration(
-                hostname: "127.0.0.1", port: 0, database: database, logLevel: .warning, migrateOnStart: false, backgroundJobs: false,
-                rateLimits: nil)
-            configuration.onServerRunning = { port.set($0) }
-            let app = try buildApplication(configuration)
-            let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "soom-shutdown-test")))
-            let running = Task { try await group.run() }
-            let listening = try await port.wait()
+            let (database, test, tokens, group, running, listening) = try await Self.start(accounts: 3, connections: 4)
             let client = HTTPClient(eventLoopGroupProvider: .singleton)
             let ended = AcknowledgedIDs()
             var streams: [Task<Void, Never>] = []
