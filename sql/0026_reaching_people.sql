@@ -17,11 +17,16 @@ CREATE UNIQUE INDEX notifications_one_unread_post ON notifications (recipient_id
 -- followers, and whatever the posts meanwhile (a burst of a thousand cards is one fan-out, naming
 -- the first). The post inserts it (`ON CONFLICT DO NOTHING`) under its author's row lock; the job
 -- takes a row two seconds after it was made, so an author who posts on and on is fanned out at
--- most every few seconds (each follower holds one unread notice of theirs anyway).
+-- most every few seconds (each follower holds one unread notice of theirs anyway). The job marks
+-- a row taken (`taken_until`, a lease) in a short transaction of its own, fans out in another, and
+-- deletes the row in a third: a post never waits on a fan-out's open transaction, and a fan-out
+-- cut short is done again when the lease ends.
 CREATE TABLE follower_notification_outbox (
-    author_id   uuid        PRIMARY KEY REFERENCES accounts (id) ON DELETE CASCADE,
-    card_id     uuid        NOT NULL REFERENCES cards (id) ON DELETE CASCADE,
-    created_at  timestamptz NOT NULL
+    author_id    uuid        PRIMARY KEY REFERENCES accounts (id) ON DELETE CASCADE,
+    card_id      uuid        NOT NULL REFERENCES cards (id) ON DELETE CASCADE,
+    created_at   timestamptz NOT NULL,
+    taken_until  timestamptz,
+    taken_by     uuid
 );
 CREATE INDEX follower_notification_outbox_created_idx ON follower_notification_outbox (created_at);
 CREATE INDEX follower_notification_outbox_card_idx ON follower_notification_outbox (card_id);

@@ -61,8 +61,9 @@ public struct PushConfiguration: Sendable {
     ///   is not `mailto:` or `https:`, or a CA file that cannot be read.
     public init(environment: [String: String]) throws {
         self.init()
-        if let key = environment["SOOM_VAPID_PRIVATE_KEY"], !key.isEmpty {
-            let pem = key.hasPrefix("-----BEGIN") ? key : try Self.read(key, setting: "SOOM_VAPID_PRIVATE_KEY")
+        if let value = environment["SOOM_VAPID_PRIVATE_KEY"]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty {
+            // PEM, or a file's path; an error never repeats the value (it may be the key).
+            let pem = value.contains("-----BEGIN") ? value : try Self.read(value, setting: "SOOM_VAPID_PRIVATE_KEY", quoting: false)
             guard VAPIDKeeper.isPrivateKey(pem: pem) else {
                 throw Invalid(description: "SOOM_VAPID_PRIVATE_KEY is not a P-256 private key in PEM")
             }
@@ -111,9 +112,10 @@ public struct PushConfiguration: Sendable {
         return credentials
     }
 
-    private static func read(_ path: String, setting: String) throws -> String {
+    /// A file's text; the error names the path only when `quoting` (a setting that may hold a key itself never is).
+    private static func read(_ path: String, setting: String, quoting: Bool = true) throws -> String {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw Invalid(description: "\(setting): cannot read \(path)")
+            throw Invalid(description: quoting ? "\(setting): cannot read \(path)" : "\(setting) is neither a PEM key nor a readable file")
         }
         return text
     }

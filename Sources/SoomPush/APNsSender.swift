@@ -64,7 +64,10 @@ actor APNsProviderToken {
         return token
     }
 
-    func invalidate() { self.current = nil }
+    /// Forgets the kept token if it is `token` (APNs said it expired); a newer one stays.
+    func invalidate(_ token: String) {
+        if self.current?.token == token { self.current = nil }
+    }
 }
 
 /// Sends a notification to an iPhone through APNs over HTTP/2 (async-http-client negotiates h2):
@@ -96,7 +99,8 @@ public struct APNsSender: PushSender {
         do {
             var request = HTTPClientRequest(url: "\(credentials.endpoint)/3/device/\(device)")
             request.method = .POST
-            request.headers.add(name: "authorization", value: "bearer \(try await self.tokens.token())")
+            let providerToken = try await self.tokens.token()
+            request.headers.add(name: "authorization", value: "bearer \(providerToken)")
             request.headers.add(name: "apns-topic", value: credentials.topic)
             request.headers.add(name: "apns-push-type", value: "alert")
             request.headers.add(name: "apns-priority", value: PushPayload.isModeration(notification.type) ? "10" : "5")
@@ -111,7 +115,7 @@ public struct APNsSender: PushSender {
             let answer = String(buffer: try await response.body.collect(upTo: 64 * 1024))
             switch response.status.code {
             case 403 where answer.contains("ExpiredProviderToken") || answer.contains("InvalidProviderToken"):
-                await self.tokens.invalidate()
+                await self.tokens.invalidate(providerToken)
                 return .retry(after: nil)
             case 400 where answer.contains("BadDeviceToken") || answer.contains("DeviceTokenNotForTopic"):
                 return .gone

@@ -71,8 +71,10 @@ public actor FCMAccessToken {
         (try? Insecure.RSA.PrivateKey(pem: pem)) != nil
     }
 
-    /// Forgets the kept token (FCM refused it).
-    public func invalidate() { self.current = nil }
+    /// Forgets the kept token if it is `token` (FCM refused it); a newer one stays.
+    public func invalidate(_ token: String) {
+        if self.current?.token == token { self.current = nil }
+    }
 
     private func signer() async throws -> JWTKeyCollection {
         if let keys { return keys }
@@ -158,7 +160,7 @@ public struct FCMSender: PushSender {
             switch response.status.code {
             case 401:
                 // The access token was refused: exchange a new one for the next attempt.
-                await self.tokens.invalidate()
+                await self.tokens.invalidate(access)
                 return .retry(after: nil)
             case 400 where body.contains("registration token") || body.contains("UNREGISTERED"), 403 where body.contains("SENDER_ID_MISMATCH"):
                 return .gone

@@ -55,7 +55,8 @@ public struct PushEndpointPolicy: PushAddressPolicy {
                 throw .validationFailed(field: "keys.auth", "auth must be the browser's 16-byte secret in base64url.")
             }
         case .fcm(let token):
-            guard (1...4096).contains(token.utf8.count), token.utf8.allSatisfy(Self.isTokenByte) else {
+            // Real tokens are about 160 characters; 1,024 leaves room and stays far below what an index row holds.
+            guard (1...1024).contains(token.utf8.count), token.utf8.allSatisfy(Self.isTokenByte) else {
                 throw .validationFailed(field: "token", "The FCM registration token is malformed.")
             }
         case .apns(let token):
@@ -78,7 +79,8 @@ public struct PushEndpointPolicy: PushAddressPolicy {
         let named = port.map { "\(bareHost):\($0)" } ?? bareHost
         let listedExactly =
             self.exact.contains(named) || (port == 443 && self.exact.contains(bareHost)) || (port == nil && self.exact.contains("\(bareHost):443"))
-        let origin = "https://\(host)" + (port.map { ":\($0)" } ?? "")
+        // An origin leaves out the default port (RFC 6454): VAPID's `aud` must match what the service expects.
+        let origin = "https://\(host)" + (port.flatMap { $0 == 443 ? nil : ":\($0)" } ?? "")
         if listedExactly { return origin }
         guard port == nil || port == 443, self.suffixes.contains(where: { bareHost.hasSuffix($0) }), !IPAddressRange.isLiteral(bareHost) else {
             throw refused
@@ -86,6 +88,28 @@ public struct PushEndpointPolicy: PushAddressPolicy {
         let addresses = await Self.resolve(bareHost)
         guard !addresses.isEmpty, addresses.allSatisfy(IPAddressRange.isPublic) else { throw refused }
         return origin
+    }
+
+    /// What a send finds when it checks an endpoint again.
+    public enum Recheck: Sendable, Equatable {
+        case allowed(origin: String)
+        /// No longer allowed (the list changed, or the name now leads to a private address).
+        case refused
+        /// The name did not resolve just now (a resolver's hiccup): try again later.
+        case unresolved
+    }
+
+    /// `target(of:)` before a send, telling a name that does not resolve right now (retry) from
+    /// one that is refused (the subscription goes).
+    public func recheck(_ endpoint: String) async -> Recheck {
+        do {
+            return .allowed(origin: try await self.target(of: endpoint))
+        } catch {
+            guard let host = URLComponents(string: endpoint)?.host?.lowercased(), self.suffixes.contains(where: { host.hasSuffix($0) }),
+                await Self.resolve(host).isEmpty
+            else { return .refused }
+            return .unresolved
+        }
     }
 
     private static func isTokenByte(_ byte: UInt8) -> Bool {

@@ -11,8 +11,9 @@ import Foundation
 public enum WebPushEncryption {
     /// The record size written in the header; a payload must fit one record.
     public static let recordSize = 4096
-    /// The longest payload that fits: a record less the delimiter and the GCM tag.
-    public static let maximumPayload = recordSize - 17
+    /// The longest payload RFC 8291 §4 allows: the whole body (86-byte header, payload, delimiter,
+    /// 16-byte tag) within 4,096 bytes, which every push service must accept.
+    public static let maximumPayload = 3993
 
     public struct PayloadTooLarge: Error {}
 

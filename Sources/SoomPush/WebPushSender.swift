@@ -39,11 +39,12 @@ public struct WebPushSender: PushSender {
 
     public func send(_ notification: AccountNotification, to address: PushAddress) async -> PushOutcome {
         guard case .webPush(let endpoint, let p256dh, let auth) = address else { return .failed }
+        // Checked again now: a name may resolve elsewhere than when it was subscribed.
         let origin: String
-        do {
-            // Checked again now: a name may resolve elsewhere than when it was subscribed.
-            origin = try await self.policy.target(of: endpoint)
-        } catch {
+        switch await self.policy.recheck(endpoint) {
+        case .allowed(let allowed): origin = allowed
+        case .unresolved: return .retry(after: nil)
+        case .refused:
             self.logger.debug("push endpoint no longer allowed; subscription dropped")
             return .gone
         }

@@ -180,18 +180,21 @@ public struct PostgresNotificationRepository: NotificationRepository {
         try await self.database.execute("UPDATE notifications SET read = true WHERE recipient_id = \(recipient) AND NOT read")
     }
 
-    /// One statement per batch: takes up to `limit` queued posts and `limit` queued authors
-    /// (skipping those another instance is handling); returns the larger count. For each post still live:
+    /// Takes up to `limit` queued posts and `limit` queued authors (skipping those another
+    /// instance is handling); returns the larger count. For each post still live:
     /// - `favorite_tag_used` to each favouriter — not the author, not across a block — naming the
-    ///   first of the post's tags (in key order) that the recipient favours;
-    /// - `following_posted`, from up to `limit` queued authors, to each of their followers (a block
-    ///   removes follows both ways, so no follower is blocked), naming the first card posted since
-    ///   the author was queued, when it is still live.
+    ///   first of the post's tags (in key order) that the recipient favours (one statement, which
+    ///   deletes the posts from their queue);
+    /// - `following_posted` to each follower of a queued author (a block removes follows both ways,
+    ///   so no follower is blocked), naming the first card posted since the author was queued, when
+    ///   it is still live: the authors are taken in a short transaction (a lease), fanned out in a
+    ///   second, and deleted from the queue in a third, so that an author's next post, which finds
+    ///   the queue row and does nothing, never waits for the fan-out.
     /// A recipient who has not read the last notification of that tag, or of that author's posts,
     /// gets no new one (one unread per recipient and tag, or author): a flood of posts is one
     /// notice, not hundreds.
     public func deliverNewCardNotifications(limit: Int) async throws -> Int {
-        let rows = try await self.database.rows(
+        let tagged = try await self.database.rows(
             """
             WITH batch AS (
                 DELETE FROM tag_notification_outbox WHERE card_id IN (
@@ -210,23 +213,33 @@ public struct PostgresNotificationRepository: NotificationRepository {
                     WHERE \(unescaped: CardRow.notBlocked("f.account_id", "c.author_id"))
                     ORDER BY f.account_id, c.id, ct.tag_key) r
                 ON CONFLICT (recipient_id, tag) WHERE type = 'favorite_tag_used' AND NOT read DO NOTHING
-                RETURNING 1),
-            authors AS (
-                DELETE FROM follower_notification_outbox WHERE author_id IN (
-                    SELECT author_id FROM follower_notification_outbox WHERE created_at <= now() - interval '2 seconds'
-                    ORDER BY created_at LIMIT \(limit) FOR UPDATE SKIP LOCKED)
-                RETURNING author_id, card_id),
-            posted AS (
-                INSERT INTO notifications (id, recipient_id, type, actor_id, card_id, created_at)
-                SELECT gen_random_uuid(), f.follower_id, 'following_posted', c.author_id, c.id, now()
-                FROM authors o JOIN cards c ON c.id = o.card_id AND \(unescaped: CardRow.live)
-                JOIN follows f ON f.followee_id = c.author_id
-                ON CONFLICT (recipient_id, actor_id) WHERE type = 'following_posted' AND NOT read DO NOTHING
                 RETURNING 1)
-            SELECT greatest((SELECT count(*) FROM batch), (SELECT count(*) FROM authors))::int, (SELECT count(*) FROM tagged)::int,
-                   (SELECT count(*) FROM posted)::int
+            SELECT (SELECT count(*) FROM batch)::int, (SELECT count(*) FROM tagged)::int
             """)
-        return try RowCells.decode(rows[0], Int.self, Int.self, Int.self).0
+        let posts = try RowCells.decode(tagged[0], Int.self, Int.self).0
+        let claim = UUID()
+        let taken = try await self.database.rows(
+            """
+            UPDATE follower_notification_outbox SET taken_until = now() + interval '60 seconds', taken_by = \(claim)
+            WHERE author_id IN (
+                SELECT author_id FROM follower_notification_outbox
+                WHERE created_at <= now() - interval '2 seconds' AND (taken_until IS NULL OR taken_until < now())
+                ORDER BY created_at LIMIT \(limit) FOR UPDATE SKIP LOCKED)
+            RETURNING card_id
+            """
+        ).map { try RowCells.decode($0, UUID.self) }
+        guard !taken.isEmpty else { return posts }
+        try await self.database.execute(
+            """
+            INSERT INTO notifications (id, recipient_id, type, actor_id, card_id, created_at)
+            SELECT gen_random_uuid(), f.follower_id, 'following_posted', c.author_id, c.id, now()
+            FROM unnest(\(taken)::uuid[]) AS o (card_id)
+            JOIN cards c ON c.id = o.card_id AND \(unescaped: CardRow.live)
+            JOIN follows f ON f.followee_id = c.author_id
+            ON CONFLICT (recipient_id, actor_id) WHERE type = 'following_posted' AND NOT read DO NOTHING
+            """)
+        try await self.database.execute("DELETE FROM follower_notification_outbox WHERE taken_by = \(claim)")
+        return max(posts, taken.count)
     }
 
     /// Deletes up to `limit` notifications made before `cutoff` (the contract keeps them 30 days),

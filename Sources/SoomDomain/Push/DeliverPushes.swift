@@ -34,8 +34,10 @@ public struct DeliverPushes: Sendable {
         self.now = now
     }
 
-    /// One round: claims up to `limit`, sends up to `concurrency` at once; returns how many it claimed.
-    public func callAsFunction(limit: Int = 256, concurrency: Int = 64) async throws -> Int {
+    /// One round: claims up to `limit`, sends up to `concurrency` at once; returns how many it
+    /// claimed. By default one wave (64): the round ends, and its completions are written, within
+    /// a send's timeout or two, far inside the lease, so no other instance sends them again.
+    public func callAsFunction(limit: Int = 64, concurrency: Int = 64) async throws -> Int {
         let deliveries = try await self.repository.claimDeliveries(limit: limit, lease: self.lease)
         guard !deliveries.isEmpty else { return 0 }
         let completions = await withTaskGroup(of: PushCompletion.self, returning: [PushCompletion].self) { group in
