@@ -92,7 +92,7 @@ struct ShutdownTests {
     @Test("open notification streams end at once when the server shuts down, and do not delay it")
     func streamsEndOnShutdown() async throws {
         try await TestAppSlots.withSlot {
-            let (database, test, tokens, group, running, listening) = try await Self.start(accounts: 3, connections: 4)
+            let (database, _, tokens, group, running, listening) = try await Self.start(accounts: 3, connections: 4)
             let client = HTTPClient(eventLoopGroupProvider: .singleton)
             let ended = AcknowledgedIDs()
             var streams: [Task<Void, Never>] = []

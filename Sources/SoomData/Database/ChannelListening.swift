@@ -1,6 +1,9 @@
 import Foundation
 import Logging
+import Metrics
 import PostgresNIO
+import ServiceLifecycle
+import SoomDomain
 import Synchronization
 
 /// What the services that LISTEN share (`SessionInvalidationListener`, `LiveNotificationListener`):
@@ -63,5 +66,53 @@ enum ChannelListening {
     /// Closes the connection, waiting `timeout` at most: a close that never completes must not hold the service.
     static func close(_ connection: PostgresConnection, within timeout: Duration) async {
         _ = try? await Database.race(timeout) { try await connection.close() }
+    }
+
+    /// A listening service's life until shutdown: once `startAfter` fires, `listen` runs one
+    /// connection (calling its argument once it hears every channel, when `gauge` goes to 1) until
+    /// it ends; then `lost` runs (the service stops trusting what it keeps), `gauge` goes to 0, and
+    /// after 1, 2, 4 … 30 seconds (1 again after a connection that got as far as listening) it
+    /// connects again. A graceful shutdown ends it; `lost` runs once more on the way out.
+    static func keepListening(
+        startAfter: OneTimeSignal, gauge: String, whileLost: String, logger: Logger,
+        listen: @escaping @Sendable (_ onListening: @escaping @Sendable () -> Void) async throws -> Void, lost: @escaping @Sendable () -> Void
+    ) async {
+        let listening = Gauge(label: gauge)
+        listening.record(0)
+        await cancelWhenGracefulShutdown {
+            var delay = Duration.seconds(1)
+            let reached = Mutex(false)
+            while !Task.isCancelled {
+                guard startAfter.isSignalled else {
+                    try? await Task.sleep(for: .milliseconds(100))
+                    continue
+                }
+                do {
+                    try await listen {
+                        reached.withLock { $0 = true }
+                        listening.record(1)
+                    }
+                } catch  where Task.isCancelled || error is CancellationError {
+                    break  // stopping: the notifications end because this task was cancelled
+                } catch {
+                    if reached.withLock({ $0 }) { delay = .seconds(1) }
+                    logger.warning(
+                        "\(whileLost) until the database's notifications are heard again",
+                        metadata: ["error": "\(loggableDescription(of: error))", "retryIn": "\(delay)"])
+                }
+                lost()
+                listening.record(0)
+                if reached.withLock({ reached in
+                    defer { reached = false }
+                    return reached
+                }) {
+                    delay = .seconds(1)
+                }
+                try? await Task.sleep(for: delay)
+                delay = min(delay * 2, .seconds(30))
+            }
+        }
+        lost()
+        listening.record(0)
     }
 }

@@ -90,51 +90,10 @@ public struct SessionInvalidationListener: Service {
         ("poll_ballots", "poll_ballots_marks_truncated"),
     ]
 
-    /// Whether a connection got as far as listening: the next reconnection waits a second again.
-    private final class Reached: Sendable {
-        private let reached = Mutex(false)
-        func set() { self.reached.withLock { $0 = true } }
-        func take() -> Bool {
-            self.reached.withLock { reached in
-                defer { reached = false }
-                return reached
-            }
-        }
-    }
-
     public func run() async throws {
-        let listening = Gauge(label: "soom_session_cache_listening")
-        listening.record(0)
-        await cancelWhenGracefulShutdown {
-            var delay = Duration.seconds(1)
-            let reached = Reached()
-            while !Task.isCancelled {
-                guard self.startAfter.isSignalled else {
-                    try? await Task.sleep(for: .milliseconds(100))
-                    continue
-                }
-                do {
-                    try await self.listen {
-                        reached.set()
-                        listening.record(1)
-                    }
-                } catch  where Task.isCancelled || error is CancellationError {
-                    break  // stopping: the notifications end because this task was cancelled
-                } catch {
-                    if reached.take() { delay = .seconds(1) }
-                    self.logger.warning(
-                        "session and marks caches off until the database's notifications are heard again",
-                        metadata: ["error": "\(loggableDescription(of: error))", "retryIn": "\(delay)"])
-                }
-                self.suspendCaches()
-                listening.record(0)
-                if reached.take() { delay = .seconds(1) }
-                try? await Task.sleep(for: delay)
-                delay = min(delay * 2, .seconds(30))
-            }
-        }
-        self.suspendCaches()
-        listening.record(0)
+        await ChannelListening.keepListening(
+            startAfter: self.startAfter, gauge: "soom_session_cache_listening", whileLost: "session and marks caches off",
+            logger: self.logger, listen: self.listen(onListening:), lost: self.suspendCaches)
     }
 
     /// Empties the caches and keeps nothing until the listener is back: changes may go unheard.

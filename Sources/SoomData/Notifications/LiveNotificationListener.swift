@@ -84,40 +84,10 @@ public struct LiveNotificationListener: Service {
     }
 
     public func run() async throws {
-        let listening = Gauge(label: "soom_notification_stream_listening")
-        listening.record(0)
-        await cancelWhenGracefulShutdown {
-            var delay = Duration.seconds(1)
-            let reached = Mutex(false)
-            while !Task.isCancelled {
-                guard self.startAfter.isSignalled else {
-                    try? await Task.sleep(for: .milliseconds(100))
-                    continue
-                }
-                do {
-                    try await self.listen {
-                        reached.withLock { $0 = true }
-                        listening.record(1)
-                    }
-                } catch  where Task.isCancelled || error is CancellationError {
-                    break
-                } catch {
-                    self.logger.warning(
-                        "notification streams closed until the database's notifications are heard again",
-                        metadata: ["error": "\(loggableDescription(of: error))", "retryIn": "\(delay)"])
-                }
-                self.live.suspend()
-                listening.record(0)
-                // A connection that got as far as listening starts the waits over.
-                if reached.withLock({ $0 }) { delay = .seconds(1) }
-                reached.withLock { $0 = false }
-                try? await Task.sleep(for: delay)
-                delay = min(delay * 2, .seconds(30))
-            }
-        }
-        // Shutting down: every stream ends now, so that no open response delays the server's stop.
-        self.live.suspend()
-        listening.record(0)
+        // On the way out every stream ends at once, so that no open response delays the server's stop.
+        await ChannelListening.keepListening(
+            startAfter: self.startAfter, gauge: "soom_notification_stream_listening", whileLost: "notification streams closed",
+            logger: self.logger, listen: self.listen(onListening:), lost: self.live.suspend)
     }
 
     /// One connection's life: returns or throws only when it ends.
